@@ -1,0 +1,394 @@
+"""The backward engine: iterative, dependency-counted, PyTorch's execution order.
+
+Follows ``torch/csrc/autograd/engine.cpp`` on the CPU:
+
+1. the roots' gradients are checked and made (``_make_grads`` in
+   torch/autograd/__init__.py: shape mismatch -> ``grad_shape``, implicit
+   gradient of a non-scalar -> ``non_scalar_backward``, a root without
+   grad_fn -> ``no_grad_fn``);
+2. the graph is walked once with an explicit stack to find the nodes needed
+   (all of them, or with ``inputs=`` only those that lead to an input) and to
+   count each needed node's dependencies;
+3. nodes run from a ready heap, highest sequence number first (the most
+   recently created node runs first, AccumulateGrad as soon as it is ready),
+   each once, with the sum of its incoming gradients (one buffer per node);
+   tensor pre-hooks run first, then ``retain_grad``; the rule's outputs are
+   reduced to each input's shape (undoing broadcasting) and cast to its dtype
+   here, centrally;
+4. without ``retain_graph`` each node's saved tensors are released after it
+   runs, so a later backward through it fails with ``second_backward``.
+
+Nothing here recurses: a 1,000,000-node chain needs no deeper Python stack.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Optional, Sequence
+
+from ..errors import error_class, warn
+from . import grad_mode
+from .graph import AccumulateGrad, accumulate_grad_node
+from .tensor import Tensor
+
+__all__ = ["backward", "grad", "reset"]
+
+_warned_create_graph = [False]
+
+
+def reset() -> None:
+    """Forget per-process state (the once-per-process create_graph warning)."""
+    _warned_create_graph[0] = False
+
+
+def _as_list(x) -> list:
+    if isinstance(x, Tensor):
+        return [x]
+    if x is None:
+        return []
+    return list(x)
+
+
+def _shape_str(shape) -> str:
+    return f"torch.Size([{', '.join(str(s) for s in shape)}])"
+
+
+def _make_grads(outputs: list, grads: list, is_grads_batched: bool = False) -> list:
+    """Check or create the gradient of each root, as torch.autograd._make_grads."""
+    out = []
+    for i, (o, g) in enumerate(zip(outputs, grads)):
+        if isinstance(g, Tensor):
+            if g._data.shape != o._data.shape:
+                raise error_class("grad_shape")(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {_shape_str(g._data.shape)} and "
+                    f"output[{i}] has a shape of {_shape_str(o._data.shape)}.",
+                    "Pass a gradient with exactly the output's shape (e.g. torch.ones_like(output)).",
+                )
+            out.append(g)
+        elif g is None:
+            if o._requires_grad:
+                if o._data.size != 1:
+                    raise error_class("non_scalar_backward")(
+                        "grad can be implicitly created only for scalar outputs: the output has shape "
+                        f"{list(o._data.shape)}.",
+                        "Reduce it to a scalar (e.g. .sum()) or pass gradient=torch.ones_like(output) "
+                        "(on the command line: --gradient ones).",
+                    )
+                from ..ops.creation import ones_like
+
+                out.append(ones_like(o))
+            else:
+                out.append(None)
+        else:
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+    return out
+
+
+def _root_edges(outputs: list) -> list:
+    edges = []
+    for i, o in enumerate(outputs):
+        if not o._requires_grad:
+            raise error_class("no_grad_fn")(
+                f"element {i} of tensors does not require grad and does not have a grad_fn",
+            )
+        if o._grad_fn is not None:
+            edges.append((o._grad_fn, o._output_nr))
+        else:
+            edges.append((accumulate_grad_node(o), 0))
+    return edges
+
+
+def _input_target(t: Tensor):
+    if t._grad_fn is not None:
+        return (t._grad_fn, t._output_nr)
+    return (accumulate_grad_node(t), 0)
+
+
+def _needed_nodes(roots: list, targets: Optional[set]) -> tuple[dict, list]:
+    """Needed nodes (all reachable, or those leading to a target node) and their dependency counts."""
+    order: list = []  # nodes in DFS discovery order
+    seen = set()
+    stack = [n for n, _ in roots]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        order.append(n)
+        for nxt, _ in n.next_functions:
+            if nxt is not None and nxt not in seen:
+                stack.append(nxt)
+    if targets is None:
+        needed = seen
+    else:
+        # a node is needed if it is a target or some next node is needed: iterate to a fixed point in
+        # reverse topological order, computed iteratively (post-order with an explicit stack)
+        post: list = []
+        visited = set()
+        for start in (n for n, _ in roots):
+            if start in visited:
+                continue
+            stack2 = [(start, iter(start.next_functions))]
+            visited.add(start)
+            while stack2:
+                node, it = stack2[-1]
+                advanced = False
+                for nxt, _ in it:
+                    if nxt is not None and nxt not in visited:
+                        visited.add(nxt)
+                        stack2.append((nxt, iter(nxt.next_functions)))
+                        advanced = True
+                        break
+                if not advanced:
+                    stack2.pop()
+                    post.append(node)
+        needed = set()
+        for node in post:  # children before parents
+            if node in targets or any(nx is not None and nx in needed for nx, _ in node.next_functions):
+                needed.add(node)
+    deps: dict = {}
+    for n in needed:
+        for nxt, _ in n.next_functions:
+            if nxt is not None and nxt in needed:
+                deps[nxt] = deps.get(nxt, 0) + 1
+    return deps, needed
+
+
+def _reduce_to(g: Tensor, shape: tuple, dtype) -> Tensor:
+    """Undo broadcasting (sum to ``shape``) and cast to ``dtype``: PyTorch's validate_outputs."""
+    if g._data.shape != shape:
+        g = g.sum_to_size(shape)
+    if g._dtype is not dtype:
+        g = g.to(dtype)
+    return g
+
+
+def _add(a: Optional[Tensor], b: Tensor) -> Tensor:
+    return b if a is None else a + b
+
+
+def _call_hooks(hooks: list, g: Tensor) -> Tensor:
+    for h in list(hooks):
+        r = h(g)
+        if r is not None:
+            if not isinstance(r, Tensor):
+                raise TypeError(f"hook returned an object of type {type(r).__name__}, expected a Tensor or None")
+            if r._data.shape != g._data.shape:
+                raise error_class("runtime")(
+                    f"hook returned a gradient of shape {list(r._data.shape)}, expected {list(g._data.shape)}",
+                )
+            g = r
+    return g
+
+
+def _accumulate_into(t: Tensor, g: Tensor, create_graph: bool) -> None:
+    """AccumulateGrad: the first gradient is stored (a copy, never an alias), later ones are added."""
+    if t._grad is None:
+        if create_graph:
+            t._grad = g
+        else:
+            ng = Tensor._from_data(g._data.copy(), g._dtype)
+            t._grad = ng
+    elif create_graph or t._grad._requires_grad:
+        t._grad = t._grad + g
+    else:
+        cur = t._grad
+        cur._data += g._data  # in place, as PyTorch does outside create_graph
+        cur._version[0] += 1
+
+
+def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph: bool,
+             targets: Optional[set], captures: Optional[dict], accumulate: bool) -> None:
+    """Run the backward pass from ``roots`` (edges) with ``root_grads``.
+
+    targets: nodes that must be reached (None = everything); captures: maps an
+    edge (node, output_nr) to a list cell receiving its gradient (autograd.grad).
+    accumulate: whether AccumulateGrad writes ``.grad``.
+    """
+    deps, needed = _needed_nodes(roots, targets)
+    buffers: dict = {}
+    for (node, nr), g in zip(roots, root_grads):
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * node.num_outputs
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+    heap: list = []
+    pushed = set()
+    for node, _ in roots:
+        if node in needed and deps.get(node, 0) == 0 and node not in pushed:
+            pushed.add(node)
+            heapq.heappush(heap, (-node._seq, id(node), node))
+    mode = grad_mode.state
+    prev = (mode.enabled, mode.inference)
+    mode.enabled = create_graph
+    mode.inference = False
+    try:
+        while heap:
+            _, _, node = heapq.heappop(heap)
+            grads = buffers.pop(node, None) or [None] * node.num_outputs
+            if node._pre_hooks:
+                for nr, hooks in node._pre_hooks.items():
+                    if nr >= 0 and grads[nr] is not None and hooks:
+                        grads[nr] = _call_hooks(hooks, grads[nr])
+            if node._retained:
+                for nr, ref in node._retained.items():
+                    t = ref()
+                    g = grads[nr]
+                    if t is not None and g is not None and t._grad_fn is node:
+                        if t._grad is None:
+                            t._grad = g if create_graph else Tensor._from_data(g._data.copy(), g._dtype)
+                        else:
+                            t._grad = t._grad + g
+            if captures:
+                for nr in range(node.num_outputs):
+                    cell = captures.get((node, nr))
+                    if cell is not None and grads[nr] is not None:
+                        cell[0] = _add(cell[0], grads[nr])
+            if type(node) is AccumulateGrad:
+                g = grads[0]
+                if g is not None:
+                    t = node.variable
+                    if t._hooks:
+                        g = _call_hooks(t._hooks, g)
+                    if captures is not None and (node, 0) in captures:
+                        captures[(node, 0)][0] = _add(captures[(node, 0)][0], g)
+                    elif accumulate:
+                        _accumulate_into(t, g, create_graph)
+                        if t._post_acc_hooks:
+                            for h in list(t._post_acc_hooks):
+                                h(t)
+                continue
+            nexts = node.next_functions
+            if all(g is None for g in grads):
+                outs = (None,) * len(nexts)
+            elif targets is not None and not any(nx is not None and nx in needed for nx, _ in nexts):
+                outs = (None,) * len(nexts)  # only a capture target: nothing beyond it is needed
+            else:
+                node._needs = tuple(nx is not None and nx in needed for nx, _ in nexts)
+                outs = node.apply(grads)
+                if node._hooks:
+                    for h in list(node._hooks):
+                        h(tuple(outs), tuple(grads))
+                if not retain_graph:
+                    node._release()
+            meta = node._meta
+            for i, (nx, nr) in enumerate(nexts):
+                if nx is None or nx not in needed:
+                    continue
+                g = outs[i]
+                if g is not None:
+                    shape, dtype = meta[i]
+                    if g._data.shape != shape or g._dtype is not dtype:
+                        g = _reduce_to(g, shape, dtype)
+                    buf = buffers.get(nx)
+                    if buf is None:
+                        buf = buffers[nx] = [None] * nx.num_outputs
+                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                left = deps[nx] - 1
+                deps[nx] = left
+                if left == 0:
+                    heapq.heappush(heap, (-nx._seq, id(nx), nx))
+    finally:
+        mode.enabled, mode.inference = prev
+
+
+def backward(tensors, grad_tensors=None, retain_graph: Optional[bool] = None, create_graph: bool = False,
+             inputs=None) -> None:
+    """torch.autograd.backward: accumulate d(tensors)/d(leaves) into ``.grad``.
+
+    tensors: a Tensor or a sequence; grad_tensors: matching gradients (None
+    for scalar roots); inputs: restrict accumulation to these tensors (leaves
+    or non-leaves; non-leaves then retain their grad).  Raises grad_shape,
+    non_scalar_backward, no_grad_fn, second_backward, inplace_modified.
+    """
+    outputs = _as_list(tensors)
+    grads = _as_list(grad_tensors) if grad_tensors is not None else [None] * len(outputs)
+    if isinstance(grad_tensors, Tensor):
+        grads = [grad_tensors]
+    if len(grads) != len(outputs):
+        raise error_class("runtime")(f"grad can be implicitly created only for scalar outputs"
+                                     if not grads else
+                                     f"got {len(grads)} gradients for {len(outputs)} tensors")
+    if retain_graph is None:
+        retain_graph = create_graph
+    if inputs is not None:
+        inputs = _as_list(inputs)
+        if not inputs:
+            raise error_class("runtime")("'inputs' argument to backward() cannot be empty.")
+    grads = _make_grads(outputs, grads)
+    roots = _root_edges(outputs)
+    if create_graph and not _warned_create_graph[0]:
+        _warned_create_graph[0] = True
+        warn("create_graph_cycle",
+             "Using backward() with create_graph=True will create a reference cycle between the parameter and "
+             "its gradient which can cause a memory leak. Prefer torch.autograd.grad when creating the graph.")
+    targets = None
+    if inputs is not None:
+        targets = set()
+        for t in inputs:
+            if not isinstance(t, Tensor):
+                raise TypeError("inputs must be Tensors")
+            if not t._requires_grad:
+                raise error_class("input_no_grad")("One of the differentiated Tensors does not require grad")
+            if t._grad_fn is not None:
+                t.retain_grad()
+            targets.add(_input_target(t)[0])
+    _execute(roots, grads, retain_graph=retain_graph, create_graph=create_graph, targets=targets,
+             captures=None, accumulate=True)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph: Optional[bool] = None, create_graph: bool = False,
+         only_inputs: bool = True, allow_unused: Optional[bool] = None, is_grads_batched: bool = False,
+         materialize_grads: bool = False) -> tuple:
+    """torch.autograd.grad: the gradients of ``outputs`` w.r.t. ``inputs``, without touching ``.grad``.
+
+    Returns a tuple with one Tensor (or None with allow_unused) per input.
+    Raises input_no_grad, unused_input, and the errors of :func:`backward`.
+    """
+    outs = _as_list(outputs)
+    ins_was_tensor = isinstance(inputs, Tensor)
+    ins = _as_list(inputs)
+    gouts = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
+    if len(gouts) != len(outs):
+        raise error_class("runtime")(
+            f"grad_outputs has {len(gouts)} tensors but outputs has {len(outs)}")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if retain_graph is None:
+        retain_graph = create_graph
+    gouts = _make_grads(outs, gouts)
+    roots = _root_edges(outs)
+    captures: dict = {}
+    targets = set()
+    for t in ins:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"grad(): inputs must be Tensors, not {type(t).__name__}")
+        if not t._requires_grad:
+            raise error_class("input_no_grad")("One of the differentiated Tensors does not require grad")
+        edge = _input_target(t)
+        captures.setdefault(edge, [None])
+        targets.add(edge[0])
+    _execute(roots, gouts, retain_graph=retain_graph, create_graph=create_graph, targets=targets,
+             captures=captures, accumulate=False)
+    result = []
+    for t in ins:
+        g = captures[_input_target(t)][0]
+        if g is None:
+            if materialize_grads:
+                from ..ops.creation import zeros_like
+
+                g = zeros_like(t)
+            elif not allow_unused:
+                raise error_class("unused_input")(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior.",
+                )
+        elif not create_graph:
+            g = Tensor._from_data(g._data, g._dtype) if g._requires_grad else g
+        result.append(g)
+    del ins_was_tensor
+    return tuple(result)
+
+
+def _unused(x: Sequence) -> None:  # pragma: no cover
+    return None

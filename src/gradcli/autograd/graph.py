@@ -1,0 +1,255 @@
+"""Graph objects: Node (a ``grad_fn``), AccumulateGrad, SavedTensor.
+
+Follows PyTorch's ``torch/csrc/autograd/function.h`` / ``saved_variable.cpp``:
+
+* a :class:`Node` has ``next_functions`` — one ``(node | None, output_nr)``
+  edge per differentiable input — a sequence number (later nodes run first
+  among the ready ones), the input metadata (shape, dtype) used to undo
+  broadcasting and cast gradients centrally, and its saved tensors;
+* a :class:`SavedTensor` records the version of the tensor it saved; unpacking
+  it after the node was released raises ``second_backward``, and after an
+  in-place change raises ``inplace_modified``, at backward time as PyTorch does;
+* :class:`AccumulateGrad` is the only node that writes ``.grad``.
+
+No node holds a strong reference to a tensor whose ``grad_fn`` is that node
+(outputs are saved as data + version box), so a graph has no reference cycle
+per node and is freed by reference counting alone.
+"""
+
+from __future__ import annotations
+
+import itertools
+import weakref
+from typing import Any, Optional
+
+import numpy as np
+
+from ..errors import error_class
+
+__all__ = ["Node", "AccumulateGrad", "SavedTensor", "RemovableHandle", "source_position"]
+
+_seq = itertools.count()
+
+
+class _Position:
+    """Where the interpreter is in the user's file; nodes record it at creation."""
+
+    __slots__ = ("line", "col")
+
+    def __init__(self) -> None:
+        self.line: Optional[int] = None
+        self.col: Optional[int] = None
+
+
+source_position = _Position()
+
+
+class RemovableHandle:
+    """Returned by register_hook; ``remove()`` unregisters the hook (torch.utils.hooks.RemovableHandle)."""
+
+    __slots__ = ("_hooks", "_hook")
+    _gradcli_public = frozenset({"remove"})
+
+    def __init__(self, hooks: list, hook) -> None:
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self) -> None:
+        """Unregister the hook; removing twice is a no-op."""
+        for i, h in enumerate(self._hooks):
+            if h is self._hook:
+                del self._hooks[i]
+                break
+
+    def __repr__(self) -> str:
+        return "<torch.utils.hooks.RemovableHandle object>"
+
+
+class Node:
+    """A backward function (``grad_fn``): PyTorch's autograd Node.
+
+    Subclasses set ``apply(grads) -> tuple`` mapping the list of gradients of
+    the node's outputs (one per output; None where no gradient arrived) to one
+    gradient per edge in ``next_functions`` (None = no gradient).  Rules are
+    written with gradcli's differentiable ops, so ``create_graph=True`` works.
+    """
+
+    __slots__ = ("next_functions", "_seq", "_meta", "_saved", "_freed", "_line", "_col",
+                 "_pre_hooks", "_retained", "_needs", "_hooks", "__weakref__")
+    _gradcli_public = frozenset({"next_functions", "name", "register_hook", "register_prehook", "metadata"})
+    num_outputs = 1
+    formula = ""
+
+    def __init__(self) -> None:
+        self._seq = next(_seq)
+        self._saved: tuple = ()
+        self._freed = False
+        self._line = source_position.line
+        self._col = source_position.col
+        self._pre_hooks: Optional[dict] = None  # output_nr -> [hook]
+        self._retained: Optional[dict] = None  # output_nr -> weakref(tensor)
+        self._hooks: Optional[list] = None
+        self._needs: tuple = ()
+
+    # --- PyTorch-visible API ---------------------------------------------------
+    def name(self) -> str:
+        """The node's class name, e.g. 'MulBackward0' (torch.autograd.graph.Node.name)."""
+        return type(self).__name__
+
+    @property
+    def metadata(self) -> dict:
+        return {}
+
+    def register_hook(self, fn) -> RemovableHandle:
+        """Hook ``fn(grad_inputs, grad_outputs)`` run after this node executes."""
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(fn)
+        return RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn) -> RemovableHandle:
+        """Hook ``fn(grad_outputs)`` run before this node executes (may return replacements)."""
+        return self._add_pre_hook(-1, fn)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object>"
+
+    # --- engine internals -----------------------------------------------------------
+    def _add_pre_hook(self, output_nr: int, fn) -> RemovableHandle:
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        hooks = self._pre_hooks.setdefault(output_nr, [])
+        hooks.append(fn)
+        return RemovableHandle(hooks, fn)
+
+    def _save(self, *items) -> None:
+        self._saved = items
+
+    def _unpack(self, i: int):
+        """The i-th saved tensor, checked for release and in-place changes."""
+        if self._freed:
+            raise error_class("second_backward")(
+                "Trying to backward through the graph a second time (or directly access saved tensors after "
+                "they have already been freed): the saved values of "
+                f"{type(self).__name__} were freed by an earlier backward.",
+            )
+        return self._saved[i].unpack(self)
+
+    def _release(self) -> None:
+        if self._saved:
+            for s in self._saved:
+                if isinstance(s, SavedTensor):
+                    s.release()
+            self._freed = True
+
+    def apply(self, grads: list) -> tuple:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    Inputs are kept by reference; outputs (``is_output``) as data + version box
+    so the node does not own the tensor that owns it (no reference cycle).
+    """
+
+    __slots__ = ("_tensor", "_data", "_box", "_version", "_is_output", "_dtype", "_freed", "_output_nr")
+
+    def __init__(self, t, is_output: bool = False) -> None:
+        self._box = t._version
+        self._version = t._version[0]
+        self._is_output = is_output
+        self._freed = False
+        if is_output:
+            self._tensor = None
+            self._data = t._data
+            self._dtype = t._dtype
+            self._output_nr = t._output_nr
+        else:
+            self._tensor = t
+            self._data = None
+
+    @property
+    def freed(self) -> bool:
+        return self._freed
+
+    @property
+    def shape(self) -> tuple:
+        d = self._data if self._is_output else (self._tensor._data if self._tensor is not None else None)
+        return tuple(d.shape) if d is not None else ()
+
+    def release(self) -> None:
+        self._tensor = None
+        self._data = None
+        self._freed = True
+
+    def unpack(self, node: Node):
+        from .tensor import Tensor
+
+        if self._box[0] != self._version:
+            shape = "x".join(str(s) for s in self.shape) if self.shape else ""
+            raise error_class("inplace_modified")(
+                "one of the variables needed for gradient computation has been modified by an inplace "
+                f"operation: [{self._type_name()} [{shape}]]"
+                + (f", which is output 0 of {type(node).__name__}," if self._is_output else ",")
+                + f" is at version {self._box[0]}; expected version {self._version} instead.",
+            )
+        if self._is_output:
+            t = Tensor._from_data(self._data, self._dtype)
+            t._version = self._box
+            t._grad_fn = node
+            t._output_nr = self._output_nr
+            t._requires_grad = True
+            return t
+        return self._tensor
+
+    def _type_name(self) -> str:
+        d = self._dtype if self._is_output else self._tensor._dtype
+        return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "int64": "torch.LongTensor",
+                "int32": "torch.IntTensor", "bool": "torch.BoolTensor", "float16": "torch.HalfTensor"}.get(
+            d.name, "torch.Tensor")
+
+
+class AccumulateGrad(Node):
+    """Accumulates the incoming gradient into a leaf's ``.grad`` (runs the leaf's hooks first)."""
+
+    __slots__ = ("variable",)
+    _gradcli_public = Node._gradcli_public | {"variable"}
+    formula = "variable.grad += grad"
+
+    def __init__(self, variable) -> None:
+        super().__init__()
+        self.variable = variable
+        self.next_functions = ()
+        self._seq = float("inf")  # PyTorch: UINT64_MAX, runs as soon as it is ready
+
+    def apply(self, grads: list) -> tuple:  # accumulation is done by the engine (needs create_graph)
+        return ()
+
+
+def accumulate_grad_node(t) -> AccumulateGrad:
+    """The (cached) AccumulateGrad node of leaf ``t``: the same object for every edge to t."""
+    ref = t._acc
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(t)
+        t._acc = weakref.ref(node)
+    return node
+
+
+def collect_edge(t) -> tuple:
+    """The edge ``(node, output_nr)`` a new node uses to reach tensor t; ``(None, 0)`` if t needs no grad."""
+    if t is None or not t._requires_grad:
+        return (None, 0)
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    return (accumulate_grad_node(t), 0)
+
+
+def zeros_np(shape, dtype) -> np.ndarray:
+    return np.zeros(shape, dtype=dtype.np)
+
+
+def chain(*_: Any) -> None:  # pragma: no cover
+    return None

@@ -1,0 +1,409 @@
+"""The Tensor: numpy data plus PyTorch's autograd state.
+
+A Tensor holds ``_data`` (a numpy array, possibly a view of another tensor's
+array), ``_dtype`` (a gradcli dtype), ``_requires_grad``, ``_grad_fn`` (the
+Node that made it, None for leaves), ``_grad`` and a version counter
+``_version`` (a one-element list shared with every view of the same storage,
+and with ``detach()`` results, as PyTorch shares its VariableVersion).
+
+Operations are not written here: the op modules of :mod:`gradcli.ops` attach
+the methods and operators (``Tensor.mul``, ``__mul__`` ...) from the registry,
+so each op lives in one place.  This module keeps what is tensor state:
+flags, ``.grad`` access rules, ``retain_grad``, ``requires_grad_``,
+``detach``, hooks, conversions and printing.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, Optional
+
+import numpy as np
+
+from ..errors import error_class, warn
+from . import dtypes as _dt
+from .grad_mode import state as _mode
+from .graph import RemovableHandle, accumulate_grad_node
+
+__all__ = ["Tensor", "Size"]
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+
+    _gradcli_public = frozenset({"numel", "index", "count"})
+
+    def __repr__(self) -> str:
+        return f"torch.Size([{', '.join(str(int(s)) for s in self)}])"
+
+    __str__ = __repr__
+
+    def numel(self) -> int:
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, i):
+        r = tuple.__getitem__(self, i)
+        return Size(r) if isinstance(i, slice) else r
+
+
+_NON_LEAF_GRAD_MSG = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute won't be "
+    "populated during autograd.backward(). If you indeed want the .grad field to be populated for a non-leaf "
+    "Tensor, use .retain_grad() on the non-leaf Tensor."
+)
+
+
+class Tensor:
+    """A multi-dimensional array with autograd state (torch.Tensor).
+
+    Shapes and dtypes follow numpy/PyTorch; data is a numpy array of the
+    dtype's numpy type.  Flags follow PyTorch exactly: ``is_leaf`` is
+    ``grad_fn is None``; ``requires_grad`` is True for non-leaves.
+    """
+
+    __slots__ = ("_data", "_dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version",
+                 "_base", "_view_fn", "_retains_grad", "_hooks", "_acc", "_inference", "_post_acc_hooks",
+                 "__weakref__")
+    _gradcli_settable = frozenset({"grad", "requires_grad", "data"})
+
+    # --- construction ----------------------------------------------------------------
+    @classmethod
+    def _from_data(cls, data: np.ndarray, dtype: _dt.dtype) -> "Tensor":
+        t = object.__new__(cls)
+        t._data = data
+        t._dtype = dtype
+        t._requires_grad = False
+        t._grad_fn = None
+        t._output_nr = 0
+        t._grad = None
+        t._version = [0]
+        t._base = None
+        t._view_fn = None
+        t._retains_grad = False
+        t._hooks = None
+        t._acc = None
+        t._inference = _mode.inference
+        t._post_acc_hooks = None
+        return t
+
+    def __init__(self, *args, **kwargs) -> None:  # torch.Tensor(...) direct construction is not offered
+        raise TypeError("use torch.tensor(...) to create a tensor")
+
+    # --- flags -------------------------------------------------------------------------
+    @property
+    def dtype(self) -> _dt.dtype:
+        return self._dtype
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def is_leaf(self) -> bool:
+        return self._grad_fn is None
+
+    @property
+    def grad_fn(self):
+        return self._grad_fn
+
+    @property
+    def retains_grad(self) -> bool:
+        return self._retains_grad
+
+    @property
+    def requires_grad(self) -> bool:
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value) -> None:
+        self._set_requires_grad(bool(value))
+
+    @property
+    def is_floating_point_(self) -> bool:
+        return self._dtype.is_floating_point
+
+    def is_floating_point(self) -> bool:
+        """True for float16/32/64 tensors."""
+        return self._dtype.is_floating_point
+
+    @property
+    def device(self) -> "_Device":
+        return _CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def is_inference(self) -> bool:
+        """True for tensors created under inference_mode."""
+        return self._inference
+
+    @property
+    def _is_view_flag(self) -> bool:
+        return self._base is not None
+
+    # --- grad ---------------------------------------------------------------------------
+    @property
+    def grad(self) -> Optional["Tensor"]:
+        """The accumulated gradient; reading it on a non-leaf without retain_grad warns (``non_leaf_grad``)."""
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+            warn("non_leaf_grad", _NON_LEAF_GRAD_MSG)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._dtype is not self._dtype:
+                raise error_class("runtime")("assigned grad has data of a different type")
+            if value._data.shape != self._data.shape:
+                raise error_class("runtime")("assigned grad has data of a different size")
+        self._grad = value
+
+    def _set_requires_grad(self, flag: bool) -> None:
+        if self._grad_fn is not None:
+            if flag:
+                return
+            raise error_class("non_leaf_requires_grad")(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().",
+            )
+        if flag and not self._dtype.is_floating_point:
+            raise error_class("requires_grad_dtype")(
+                "Only Tensors of floating point and complex dtype can require gradients "
+                f"(this tensor is {self._dtype}).",
+            )
+        if flag and self._inference and not _mode.inference:
+            pass
+        self._requires_grad = flag
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        """Set requires_grad in place on a leaf and return self (non-leaves: only True is accepted)."""
+        self._set_requires_grad(bool(requires_grad))
+        return self
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf's gradient in ``.grad`` after backward (a no-op on leaves)."""
+        if not self._requires_grad:
+            raise error_class("retain_grad_no_grad")("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        self._retains_grad = True
+        self._attach_retain()
+
+    def _attach_retain(self) -> None:
+        fn = self._grad_fn
+        if fn._retained is None:
+            fn._retained = {}
+        fn._retained[self._output_nr] = weakref.ref(self)
+
+    def register_hook(self, hook) -> RemovableHandle:
+        """Register ``hook(grad) -> Tensor | None`` called with this tensor's gradient during backward."""
+        if not self._requires_grad:
+            raise error_class("runtime")("cannot register a hook on a tensor that doesn't require gradient")
+        if self._grad_fn is not None:
+            return self._grad_fn._add_pre_hook(self._output_nr, hook)
+        if self._hooks is None:
+            self._hooks = []
+        accumulate_grad_node(self)
+        self._hooks.append(hook)
+        return RemovableHandle(self._hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook) -> RemovableHandle:
+        """Register ``hook(tensor)`` called after the gradient is accumulated into this leaf's .grad."""
+        if self._grad_fn is not None:
+            raise error_class("runtime")("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_acc_hooks is None:
+            self._post_acc_hooks = []
+        self._post_acc_hooks.append(hook)
+        return RemovableHandle(self._post_acc_hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph: bool = False, inputs=None) -> None:
+        """Compute the gradient of this tensor w.r.t. graph leaves (torch.Tensor.backward)."""
+        from .engine import backward
+
+        backward([self], None if gradient is None else [gradient], retain_graph=retain_graph,
+                 create_graph=create_graph, inputs=inputs)
+
+    # --- detach / data -----------------------------------------------------------------
+    def detach(self) -> "Tensor":
+        """A new leaf sharing data and version counter with self, not requiring grad."""
+        t = Tensor._from_data(self._data, self._dtype)
+        t._version = self._version
+        t._inference = self._inference
+        return t
+
+    def detach_(self) -> "Tensor":
+        """Detach in place: self becomes a leaf that does not require grad (views refuse: ``detach_view``)."""
+        if self._base is not None:
+            raise error_class("detach_view")(
+                "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+                "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+                "buckets, and hence detach_() cannot be called on these gradients.",
+            )
+        self._grad_fn = None
+        self._requires_grad = False
+        self._retains_grad = False
+        return self
+
+    @property
+    def data(self) -> "Tensor":
+        """Like detach() but with its own version counter (PyTorch's .data escapes version checks)."""
+        t = Tensor._from_data(self._data, self._dtype)
+        return t
+
+    @data.setter
+    def data(self, value: "Tensor") -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        self._data = value._data
+        self._dtype = value._dtype
+
+    # --- conversion -------------------------------------------------------------------
+    def item(self):
+        """The single value as a Python number (``item_non_scalar`` for other sizes)."""
+        if self._data.size != 1:
+            raise error_class("item_non_scalar")(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar",
+                "item() needs a one-element tensor; index it first (t[0].item()) or use .tolist().",
+            )
+        return self._data.reshape(()).item()
+
+    def tolist(self):
+        """Nested Python lists of numbers (floats of the stored float32 values, as PyTorch)."""
+        return self._data.tolist()
+
+    def numpy(self, force: bool = False):
+        """A numpy-like array sharing memory (``numpy_requires_grad`` when it requires grad)."""
+        if self._requires_grad and not force:
+            raise error_class("numpy_requires_grad")(
+                "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
+            )
+        from .ndarray import NDArray
+
+        return NDArray(self._data)
+
+    def dim(self) -> int:
+        """Number of dimensions."""
+        return self._data.ndim
+
+    def ndimension(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        """Number of elements."""
+        return int(self._data.size)
+
+    nelement = numel
+
+    def size(self, dim: Optional[int] = None):
+        """torch.Size of the tensor, or the size of one dimension."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[_wrap_dim(dim, self._data.ndim)]
+
+    def element_size(self) -> int:
+        return self._dtype.itemsize
+
+    def stride(self, dim: Optional[int] = None):
+        st = tuple(s // self._data.itemsize for s in self._data.strides)
+        return st if dim is None else st[_wrap_dim(dim, self._data.ndim)]
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def _version_value(self) -> int:
+        return self._version[0]
+
+    @property
+    def _version_public(self) -> int:  # pragma: no cover
+        return self._version[0]
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise error_class("runtime")(
+                f"Boolean value of Tensor with more than one value is ambiguous"
+                if self._data.size > 1 else "Boolean value of Tensor with no values is ambiguous",
+            )
+        return bool(self._data.reshape(()).item())
+
+    def _scalar(self, kind):
+        if self._data.size != 1:
+            raise error_class("runtime")("only one element tensors can be converted to Python scalars")
+        return kind(self._data.reshape(()).item())
+
+    def __float__(self) -> float:
+        return self._scalar(float)
+
+    def __int__(self) -> int:
+        return self._scalar(int)
+
+    def __index__(self) -> int:
+        if self._dtype.is_floating_point or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data.reshape(()).item())
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    # --- printing -------------------------------------------------------------------------
+    def __repr__(self) -> str:
+        from .printing import format_tensor
+
+        fn = self._grad_fn
+        return format_tensor(self._data, self._dtype.name, default_dtype=_dt.get_default_dtype().name,
+                             requires_grad=self._requires_grad, grad_fn=None if fn is None else fn.name(),
+                             is_leaf=fn is None)
+
+    __str__ = __repr__
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return format(self._data.item(), spec)
+        return format(str(self), spec)
+
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+class _Device:
+    _gradcli_public = frozenset({"type"})
+    type = "cpu"
+
+    def __repr__(self) -> str:
+        return "device(type='cpu')"
+
+
+_CPU = _Device()
+
+
+def tensor_public_names() -> frozenset:
+    """The names a file may read on a Tensor: every public attribute of the class (after ops attach theirs)."""
+    return frozenset(n for n in dir(Tensor) if not n.startswith("_"))
+
+
+def _unused(*_: Any) -> None:  # pragma: no cover
+    return None

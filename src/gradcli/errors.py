@@ -1,0 +1,198 @@
+"""Error and warning kinds of gradcli (SPEC §4).
+
+This is a leaf module: it imports nothing from gradcli, so the engine, the
+interpreter and the CLI can all raise and catch the same classes.
+
+Every error a user can cause is a :class:`GradcliError` subclass whose class
+attribute ``kind`` is the stable lowercase name of SPEC §4 (used in JSON, in
+``--expect-error`` and in panel titles).  Messages are gradcli's own words;
+``hint`` says how to fix the problem.  ``line``/``col`` (1-based line, 0-based
+column, as Python's ``ast``) are filled in by the interpreter from the
+innermost frame of the user's file; they stay ``None`` for errors raised by the
+backward pass gradcli runs after the file.
+
+Warnings go through one channel, :func:`warn`: the engine calls it, and the
+runner installs a sink (:func:`set_warning_sink`) that records the warning
+with the current source line.  Without a sink, warnings are dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+__all__ = [
+    "GradcliError",
+    "ERROR_KINDS",
+    "WARNING_KINDS",
+    "error_class",
+    "warn",
+    "set_warning_sink",
+]
+
+
+class GradcliError(Exception):
+    """Base of every error a user's file (or invocation) can cause.
+
+    Attributes:
+        kind: stable lowercase error kind (SPEC §4).
+        message: what happened, in gradcli's words.
+        hint: how to fix it ('' when there is nothing useful to say).
+        line, col: position in the user's file (1-based line, 0-based col),
+            or None when the error has no position in the file.
+        related: extra source positions that tell the story of the error,
+            a list of dicts ``{"role", "line", "col", "text"}``.
+    """
+
+    kind = "runtime"
+    default_hint = ""
+
+    def __init__(
+        self,
+        message: str,
+        hint: Optional[str] = None,
+        *,
+        line: Optional[int] = None,
+        col: Optional[int] = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = self.default_hint if hint is None else hint
+        self.line = line
+        self.col = col
+        self.related: list[dict] = []
+        # call chain (list of (line, col)) filled by the interpreter, innermost last
+        self.frames: list[tuple[int, int]] = []
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def _kind(name: str, hint: str = "", base: type = GradcliError) -> type:
+    cls = type(
+        "".join(p.capitalize() for p in name.split("_")) + "Error",
+        (base,),
+        {"kind": name, "default_hint": hint, "__doc__": f"Error kind ``{name}`` (SPEC §4)."},
+    )
+    cls.__module__ = __name__
+    return cls
+
+
+SyntaxErrorKind = _kind("syntax", "Fix the Python syntax at the marked position.")
+UnsupportedError = _kind(
+    "unsupported",
+    "gradcli runs a safe subset of Python + torch; see `gradcli ops` and the README's language section.",
+)
+NameErrorKind = _kind("name", "Define the name before this line, or pass it with --set NAME=VALUE.")
+TypeErrorKind = _kind("type", "Check the number and types of the arguments.")
+IndexErrorKind = _kind("index", "Check the index against the tensor's shape.")
+ShapeError = _kind("shape", "Check the shapes: they must broadcast, multiply or reshape as the operation requires.")
+SecondBackwardError = _kind(
+    "second_backward",
+    "Call backward(retain_graph=True) the first time (or pass --retain-graph), or recompute the graph before "
+    "the next backward.",
+)
+NonScalarBackwardError = _kind(
+    "non_scalar_backward",
+    "Reduce the output to a scalar (e.g. .sum()), or pass gradient= (on the command line: --gradient ones).",
+)
+NoGradFnError = _kind(
+    "no_grad_fn",
+    "Make sure a leaf that requires grad reaches this tensor and that it was not computed under no_grad, "
+    "detach() or .data.",
+)
+GradShapeError = _kind("grad_shape", "Pass a gradient with exactly the output's shape.")
+UnusedInputError = _kind(
+    "unused_input", "Pass allow_unused=True (the gradient is then None), or remove the input from inputs."
+)
+InputNoGradError = _kind(
+    "input_no_grad", "Only tensors that require grad can be differentiated; call requires_grad_() on it first."
+)
+LeafInplaceError = _kind(
+    "leaf_inplace",
+    "Do the update under `with torch.no_grad():`, or use an out-of-place op (x = x + 1) to make a new tensor.",
+)
+InplaceModifiedError = _kind(
+    "inplace_modified",
+    "Use an out-of-place op (y = y * 2) instead of the in-place one, or clone() the tensor before changing it.",
+)
+NonLeafRequiresGradError = _kind(
+    "non_leaf_requires_grad",
+    "Use y = y.detach() to get a tensor that does not require grad; requires_grad_ only changes leaves.",
+)
+RetainGradNoGradError = _kind(
+    "retain_grad_no_grad", "retain_grad() needs a tensor that requires grad; compute it outside no_grad."
+)
+RequiresGradDtypeError = _kind(
+    "requires_grad_dtype", "Convert to a floating dtype first, e.g. x = x.float().requires_grad_()."
+)
+NumpyRequiresGradError = _kind("numpy_requires_grad", "Use t.detach().numpy().")
+ItemNonScalarError = _kind(
+    "item_non_scalar", "item() needs a one-element tensor; index it first, or use .tolist()."
+)
+DetachViewError = _kind(
+    "detach_view", "Use v = v.detach() (out of place) instead of detach_() on a view."
+)
+AssertionErrorKind = _kind("assertion", "")
+LimitError = _kind("limit", "Raise the limit with its command-line option if the program really needs more.")
+RuntimeErrorKind = _kind("runtime", "")
+
+
+class InternalError(Exception):
+    """A bug inside gradcli itself (exit status 70); never a user's mistake."""
+
+
+ERROR_KINDS: dict[str, type] = {
+    c.kind: c
+    for c in (
+        SyntaxErrorKind,
+        UnsupportedError,
+        NameErrorKind,
+        TypeErrorKind,
+        IndexErrorKind,
+        ShapeError,
+        SecondBackwardError,
+        NonScalarBackwardError,
+        NoGradFnError,
+        GradShapeError,
+        UnusedInputError,
+        InputNoGradError,
+        LeafInplaceError,
+        InplaceModifiedError,
+        NonLeafRequiresGradError,
+        RetainGradNoGradError,
+        RequiresGradDtypeError,
+        NumpyRequiresGradError,
+        ItemNonScalarError,
+        DetachViewError,
+        AssertionErrorKind,
+        LimitError,
+        RuntimeErrorKind,
+    )
+}
+
+WARNING_KINDS = ("non_leaf_grad", "create_graph_cycle", "other")
+
+
+def error_class(kind: str) -> type:
+    """The GradcliError subclass for ``kind``; raises KeyError for an unknown kind."""
+    return ERROR_KINDS[kind]
+
+
+_sink: Optional[Callable[[str, str], None]] = None
+
+
+def set_warning_sink(sink: Optional[Callable[[str, str], None]]) -> Optional[Callable[[str, str], None]]:
+    """Install ``sink(kind, message)`` as the receiver of warnings; returns the previous sink."""
+    global _sink
+    old, _sink = _sink, sink
+    return old
+
+
+def warn(kind: str, message: str) -> None:
+    """Emit a warning of ``kind`` (one of WARNING_KINDS) to the installed sink.
+
+    Deduplication per (kind, line), as Python's default warning filter does,
+    is the sink's job since only it knows the line.
+    """
+    if _sink is not None:
+        _sink(kind, message)

@@ -1,0 +1,91 @@
+"""Plain data passed from the language layer to the app/CLI layer.
+
+:class:`RunOptions` mirrors the options of ``gradcli run`` that act inside the
+program (SPEC §3); :class:`RunResult` is what :func:`gradcli.lang.run.run_file`
+returns.  No rich, no typer here: renderers turn these into tables and JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+
+@dataclass
+class RunOptions:
+    """The options of SPEC §3 that change how the file runs.
+
+    sets: ``(NAME, VALUE-text)`` pairs of ``--set``, in command-line order.
+    gradient: the ``--gradient`` text (number, nested list, ``ones`` or an expression).
+    inputs: names given to ``--inputs`` (already split on commas).
+    timeout: wall-clock seconds (None = default of lang.limits).
+    """
+
+    sets: list[tuple[str, str]] = field(default_factory=list)
+    requires_grad: list[str] = field(default_factory=list)
+    retain_grad: list[str] = field(default_factory=list)
+    no_grad: bool = False
+    backward: Optional[str] = None
+    gradient: Optional[str] = None
+    inputs: Optional[list[str]] = None
+    retain_graph: bool = False
+    create_graph: bool = False
+    repeat: int = 1
+    dtype: Optional[str] = None  # 'float32' | 'float64'
+    seed: int = 0
+    max_elements: Optional[int] = None
+    max_steps: Optional[int] = None
+    timeout: Optional[float] = None
+    trace: bool = False
+
+
+@dataclass
+class WarningRecord:
+    """One warning, reported once per (kind, line) (SPEC §4)."""
+
+    kind: str
+    message: str
+    line: Optional[int]
+    col: Optional[int] = None
+    source_line: Optional[str] = None
+
+
+@dataclass
+class ErrorRecord:
+    """The error that ended the run (SPEC §4/§5).
+
+    line/col: innermost position in the file (1-based line, 0-based col), or
+    None for errors of the backward gradcli runs after the file.
+    frames: call sites from outermost to innermost, as (line, col).
+    related: ``{"role", "line", "col", "text"}`` dicts telling both ends of the story.
+    """
+
+    kind: str
+    message: str
+    hint: str = ""
+    line: Optional[int] = None
+    col: Optional[int] = None
+    source_line: Optional[str] = None
+    frames: list[tuple[int, int]] = field(default_factory=list)
+    related: list[dict] = field(default_factory=list)
+
+
+@dataclass
+class RunResult:
+    """Everything a run produced.
+
+    tensors: ``(name, Tensor)`` for every top-level name bound to a tensor at
+    the end (or at the error), in order of first binding (SPEC §5).
+    namespace: the file's top-level names (for `graph`, `why`, ...).
+    trace: backward-pass events when RunOptions.trace was set, else None.
+    """
+
+    file: str
+    source: str
+    ok: bool
+    stdout: str
+    tensors: list[tuple[str, Any]] = field(default_factory=list)
+    warnings: list[WarningRecord] = field(default_factory=list)
+    error: Optional[ErrorRecord] = None
+    namespace: dict[str, Any] = field(default_factory=dict)
+    trace: Optional[list[Any]] = None

@@ -1,0 +1,121 @@
+"""Shared machinery of the op modules: argument coercion, result dtype, recording a node.
+
+``record(node_cls, data, dtype, inputs)`` is the one place where a forward
+result is wrapped in a Tensor and, when grad mode is on and some input
+requires grad, connected to a new node (``next_functions`` + input
+metadata).  Ops then save what their rule needs with ``node._save(...)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd import dtypes as dt
+from ..autograd import limits
+from ..autograd.grad_mode import state as mode
+from ..autograd.graph import Node, SavedTensor, accumulate_grad_node
+from ..autograd.tensor import Tensor
+from ..errors import error_class
+
+np.seterr(all="ignore")  # PyTorch gives inf/nan silently; so do we
+
+_SCALARS = (bool, int, float)
+
+__all__ = ["Tensor", "Node", "SavedTensor", "record", "as_tensor", "result_dtype", "shape_error",
+           "broadcast_shapes", "wrap", "mode", "dt", "check_numel", "saved", "edge"]
+
+check_numel = limits.check_numel
+
+
+def wrap(data, dtype: dt.dtype) -> Tensor:
+    """A new leaf Tensor over numpy ``data`` (cast to ``dtype`` if needed)."""
+    if type(data) is not np.ndarray:
+        data = np.asarray(data, dtype=dtype.np)
+    elif data.dtype != dtype.np:
+        data = data.astype(dtype.np)
+    return Tensor._from_data(data, dtype)
+
+
+def edge(t) -> tuple:
+    if t is None or type(t) is not Tensor and not isinstance(t, Tensor) or not t._requires_grad:
+        return (None, 0)
+    fn = t._grad_fn
+    if fn is not None:
+        return (fn, t._output_nr)
+    return (accumulate_grad_node(t), 0)
+
+
+def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
+    """Wrap ``data`` and, if grad is enabled and an input requires grad, attach a new ``node_cls`` node.
+
+    inputs: one entry per differentiable input, a Tensor or None (constants).
+    Returns (out, node) with node None when no graph is recorded.
+    """
+    if type(data) is not np.ndarray:
+        data = np.asarray(data)
+    if data.dtype != dtype.np:
+        data = data.astype(dtype.np)
+    out = Tensor._from_data(data, dtype)
+    if mode.enabled:
+        for t in inputs:
+            if t is not None and t._requires_grad:
+                break
+        else:
+            return out, None
+        node = node_cls()
+        node.next_functions = tuple([edge(t) for t in inputs])
+        node._meta = tuple([(t._data.shape, t._dtype) if t is not None else None for t in inputs])
+        out._grad_fn = node
+        out._requires_grad = True
+        return out, node
+    return out, None
+
+
+def saved(t, cond: bool = True):
+    """A SavedTensor of ``t`` (input) when ``cond``, else None; Python scalars are kept as they are."""
+    if not cond or t is None:
+        return None
+    if isinstance(t, Tensor):
+        return SavedTensor(t)
+    return t
+
+
+def as_tensor(x, like: Tensor | None = None) -> Tensor:
+    """Coerce a Python number (or nested list) to a Tensor; Tensors pass through."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, _SCALARS):
+        d = dt.result_type(x)
+        return Tensor._from_data(np.asarray(x, dtype=d.np), d)
+    raise TypeError(f"expected a Tensor or a number, got {type(x).__name__}")
+
+
+def result_dtype(*xs) -> dt.dtype:
+    """PyTorch's result dtype for Tensors and Python scalars (TypeError for other values)."""
+    for x in xs:
+        if not isinstance(x, (Tensor,) + _SCALARS):
+            raise TypeError(f"unsupported operand type: {type(x).__name__}")
+    return dt.result_type(*xs)
+
+
+def broadcast_shapes(*shapes) -> tuple:
+    """The broadcast shape, or a ``shape`` error worded as PyTorch's."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        raise shape_error(shapes[0], shapes[1]) from None
+
+
+def shape_error(sa, sb):
+    """PyTorch's broadcasting error: 'The size of tensor a (3) must match the size of tensor b (2) ...'."""
+    sa, sb = tuple(sa), tuple(sb)
+    n = max(len(sa), len(sb))
+    pa = (1,) * (n - len(sa)) + sa
+    pb = (1,) * (n - len(sb)) + sb
+    for i in range(n - 1, -1, -1):
+        if pa[i] != pb[i] and pa[i] != 1 and pb[i] != 1:
+            return error_class("shape")(
+                f"The size of tensor a ({pa[i]}) must match the size of tensor b ({pb[i]}) at non-singleton "
+                f"dimension {i}",
+            )
+    return error_class("shape")(f"shapes {list(sa)} and {list(sb)} do not broadcast")
