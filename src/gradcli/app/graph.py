@@ -1,0 +1,441 @@
+"""The ``graph`` service: the autograd DAG a file built, as plain data.
+
+From the roots (``--root`` names, or every named tensor that no other named
+tensor was computed from) the walk follows ``grad_fn.next_functions``
+*iteratively* (an explicit queue: no recursion, so a 10,000-step chain is
+fine).  Nodes are labelled with the file's names: a tensor's name goes on the
+node that is its ``grad_fn`` (matched by identity), a leaf's name on its
+``AccumulateGrad`` node (matched by the node's ``.variable``); each node also
+carries the source line that created it (the engine's ``_line``) and, for
+``--show-saved``, its saved tensors and whether backward freed them.
+
+``--hide accumulate,views`` splices nodes out: an edge into a hidden node is
+replaced by that node's own edges (resolved iteratively), so hiding
+``AccumulateGrad`` drops the edges to leaves and hiding views connects an op
+straight to the op before the view.
+
+Writing: text formats go to stdout or ``--output``; ``.svg``/``.png`` are
+rendered by Graphviz's ``dot`` program (a clear :class:`ToolMissing` when it is
+absent).  Files are written atomically (a temporary file in the same folder,
+then ``os.replace``), so a failed render never leaves half a file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .problems import ToolMissing, UsageProblem
+
+__all__ = [
+    "SCHEMA",
+    "SavedInfo",
+    "GraphNode",
+    "Graph",
+    "build_graph",
+    "graph_document",
+    "output_format",
+    "write_graph",
+    "write_atomic",
+    "render_with_dot",
+]
+
+SCHEMA = "gradcli.graph/1"
+
+#: grad_fn names of PyTorch's view operations (``--hide views``)
+_VIEW_RE = re.compile(
+    r"^(View|Reshape|ReshapeAlias|UnsafeView|Expand|T|Transpose|Permute|Unsqueeze|Squeeze|Select|Slice|"
+    r"AsStrided|Diagonal|Alias|Unbind|Split|SplitWithSizes|Narrow|Unfold|Detach|Real|Imag|ViewAsReal|"
+    r"ViewAsComplex|Flatten|Unflatten)Backward\d*$"
+)
+
+#: file extension of --output -> format
+_EXTENSIONS = {
+    ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid", ".json": "json",
+    ".txt": "tree", ".svg": "svg", ".png": "png",
+}
+_TEXT_FORMATS = ("tree", "dot", "mermaid", "json")
+
+
+@dataclass
+class SavedInfo:
+    """One tensor a node saved for backward."""
+
+    name: str
+    shape: Optional[list[int]]
+    freed: bool
+
+
+@dataclass
+class GraphNode:
+    """One backward node (a ``grad_fn``) reached from the roots."""
+
+    id: int
+    name: str
+    tensor: Optional[str] = None
+    names: list[str] = field(default_factory=list)
+    line: Optional[int] = None
+    kind: str = "op"  # 'op' | 'accumulate' | 'view'
+    saved: list[SavedInfo] = field(default_factory=list)
+    next: list[tuple[Optional[int], int]] = field(default_factory=list)
+    shape: Optional[list[int]] = None
+
+
+@dataclass
+class Graph:
+    """The graph of a run: nodes in discovery order (roots first), and notes for people."""
+
+    file: str
+    roots: list[int] = field(default_factory=list)
+    nodes: list[GraphNode] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def node(self, node_id: int) -> GraphNode:
+        return self._index[node_id]
+
+    def __post_init__(self) -> None:
+        self._index: dict[int, GraphNode] = {}
+
+    def _reindex(self) -> None:
+        self._index = {n.id: n for n in self.nodes}
+
+
+def _node_kind(node: Any) -> str:
+    name = type(node).__name__
+    if name == "AccumulateGrad" or hasattr(node, "variable") and not getattr(node, "next_functions", ()):
+        return "accumulate"
+    flag = getattr(type(node), "is_view", None)
+    if isinstance(flag, bool):
+        return "view" if flag else "op"
+    return "view" if _VIEW_RE.match(name) else "op"
+
+
+def _saved_of(node: Any) -> list[SavedInfo]:
+    items = getattr(node, "_saved", ()) or ()
+    names = getattr(node, "saved_names", None) or getattr(node, "_saved_names", None) or ()
+    out = []
+    for i, s in enumerate(items):
+        if not (hasattr(s, "freed") and hasattr(s, "shape")):
+            continue  # a non-tensor saved value (a size, a scalar)
+        label = str(names[i]) if i < len(names) else f"saved{i}"
+        freed = bool(s.freed)
+        shape = None if freed else [int(d) for d in s.shape]
+        out.append(SavedInfo(name=label, shape=shape, freed=freed))
+    return out
+
+
+def _next_edges(node: Any) -> list[tuple[Any, int]]:
+    edges = []
+    for edge in getattr(node, "next_functions", ()) or ():
+        try:
+            fn, index = edge
+        except (TypeError, ValueError):
+            fn, index = edge, 0
+        edges.append((fn, int(index or 0)))
+    return edges
+
+
+def _tensor_map(result: Any) -> tuple[dict[int, list[str]], dict[int, list[str]], dict[str, Any]]:
+    """id(grad_fn) -> names, id(leaf tensor) -> names, name -> tensor."""
+    by_fn: dict[int, list[str]] = {}
+    by_var: dict[int, list[str]] = {}
+    tensors: dict[str, Any] = {}
+    for name, t in result.tensors:
+        tensors[name] = t
+        fn = t.grad_fn
+        if fn is not None:
+            by_fn.setdefault(id(fn), []).append(name)
+        else:
+            by_var.setdefault(id(t), []).append(name)
+    return by_fn, by_var, tensors
+
+
+def _default_roots(result: Any) -> list[tuple[str, Any]]:
+    """Named tensors with a grad_fn that no other named tensor's graph reaches."""
+    starts: list[tuple[str, Any]] = []
+    seen_fn: set[int] = set()
+    for name, t in result.tensors:
+        fn = t.grad_fn
+        if fn is not None and id(fn) not in seen_fn:
+            seen_fn.add(id(fn))
+            starts.append((name, fn))
+    reached: set[int] = set()
+    visited: set[int] = set()
+    stack = [fn for _, fn in starts]
+    while stack:
+        fn = stack.pop()
+        for child, _ in _next_edges(fn):
+            if child is None:
+                continue
+            reached.add(id(child))
+            if id(child) not in visited:
+                visited.add(id(child))
+                stack.append(child)
+    return [(name, fn) for name, fn in starts if id(fn) not in reached]
+
+
+def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[str] = frozenset()) -> Graph:
+    """Walk the graph of ``result`` (a RunResult) from its roots; see the module doc.
+
+    Raises UsageProblem when a ``--root`` name is not a tensor of the file.
+    """
+    by_fn, by_var, tensors = _tensor_map(result)
+    graph = Graph(file=result.file)
+    start: list[Any] = []
+    if roots:
+        for name in roots:
+            t = tensors.get(name)
+            if t is None:
+                known = ", ".join(tensors) or "none"
+                raise UsageProblem(f"--root {name}: the file has no tensor named {name!r}",
+                                   f"Tensors at the end of the run: {known}.")
+            fn = t.grad_fn
+            if fn is None:
+                acc = getattr(t, "_acc", None)
+                node = acc() if callable(acc) else None
+                if node is None:
+                    why = "it does not require grad" if not t.requires_grad else "it is a leaf that no " \
+                          "operation has used yet"
+                    graph.notes.append(f"{name} has no graph: {why}")
+                    continue
+                fn = node
+            start.append(fn)
+    else:
+        start = [fn for _, fn in _default_roots(result)]
+        if not start:
+            graph.notes.append("no tensor of the file has a grad_fn: there is no graph to show")
+
+    keep: dict[int, Any] = {}  # id -> node object (keeps ids unique while we work)
+    order: list[Any] = []
+    queue: deque = deque()
+    for fn in start:
+        if id(fn) not in keep:
+            keep[id(fn)] = fn
+            order.append(fn)
+            queue.append(fn)
+    while queue:
+        fn = queue.popleft()
+        for child, _ in _next_edges(fn):
+            if child is not None and id(child) not in keep:
+                keep[id(child)] = child
+                order.append(child)
+                queue.append(child)
+
+    numbering = {id(fn): i for i, fn in enumerate(order)}
+    for fn in order:
+        kind = _node_kind(fn)
+        if kind == "accumulate":
+            var = getattr(fn, "variable", None)
+            names = list(by_var.get(id(var), [])) if var is not None else []
+            shape = [int(s) for s in var.shape] if var is not None else None
+        else:
+            names = list(by_fn.get(id(fn), []))
+            shape = None
+        line = getattr(fn, "_line", None)
+        graph.nodes.append(GraphNode(
+            id=numbering[id(fn)],
+            name=type(fn).__name__,
+            tensor=names[0] if names else None,
+            names=names,
+            line=int(line) if isinstance(line, int) else None,
+            kind=kind,
+            saved=_saved_of(fn),
+            next=[(None if c is None else numbering[id(c)], i) for c, i in _next_edges(fn)],
+            shape=shape,
+        ))
+    graph.roots = [numbering[id(fn)] for fn in start if id(fn) in numbering]
+    graph.roots = list(dict.fromkeys(graph.roots))
+    graph._reindex()
+    if hide:
+        _splice(graph, hide)
+    return graph
+
+
+def _splice(graph: Graph, hide: frozenset[str]) -> None:
+    """Remove hidden nodes; edges into them are replaced by their own edges (iteratively)."""
+    hidden_kinds = {"accumulate" if h == "accumulate" else "view" for h in hide}
+    hidden = {n.id for n in graph.nodes if n.kind in hidden_kinds}
+    if not hidden:
+        return
+    resolved: dict[int, list[tuple[Optional[int], int]]] = {}
+
+    def resolve(node_id: int) -> list[tuple[Optional[int], int]]:
+        # post-order over hidden nodes with an explicit stack
+        stack = [(node_id, False)]
+        while stack:
+            nid, expanded = stack.pop()
+            if nid in resolved:
+                continue
+            kids = [c for c, _ in graph.node(nid).next if c is not None and c in hidden and c not in resolved]
+            if not expanded and kids:
+                stack.append((nid, True))
+                stack.extend((k, False) for k in kids)
+                continue
+            out: list[tuple[Optional[int], int]] = []
+            for c, i in graph.node(nid).next:
+                if c is None:
+                    continue
+                if c in hidden:
+                    out.extend(resolved.get(c, []))
+                else:
+                    out.append((c, i))
+            resolved[nid] = out
+        return resolved[node_id]
+
+    for n in graph.nodes:
+        if n.id in hidden:
+            continue
+        new_next: list[tuple[Optional[int], int]] = []
+        for c, i in n.next:
+            if c is not None and c in hidden:
+                new_next.extend(resolve(c))
+            else:
+                new_next.append((c, i))
+        n.next = list(dict.fromkeys(new_next))
+    new_roots: list[int] = []
+    for r in graph.roots:
+        if r in hidden:
+            new_roots.extend(c for c, _ in resolve(r) if c is not None)
+        else:
+            new_roots.append(r)
+    graph.roots = list(dict.fromkeys(new_roots))
+    graph.nodes = [n for n in graph.nodes if n.id not in hidden]
+    # renumber densely, keeping discovery order
+    renum = {n.id: i for i, n in enumerate(graph.nodes)}
+    for n in graph.nodes:
+        n.id = renum[n.id]
+        n.next = [(None if c is None else renum[c], i) for c, i in n.next]
+    graph.roots = [renum[r] for r in graph.roots]
+    graph._reindex()
+
+
+def graph_document(graph: Graph) -> dict:
+    """The ``gradcli.graph/1`` JSON object (SPEC §5)."""
+    return {
+        "schema": SCHEMA,
+        "roots": list(graph.roots),
+        "nodes": [
+            {
+                "id": n.id,
+                "name": n.name,
+                "tensor": n.tensor,
+                "line": n.line,
+                "saved": [{"name": s.name, "shape": s.shape, "freed": s.freed} for s in n.saved],
+                "next": [[c, i] for c, i in n.next],
+            }
+            for n in graph.nodes
+        ],
+    }
+
+
+def output_format(fmt: Optional[str], output: Optional[str]) -> str:
+    """The format to produce from ``--format`` and the ``--output`` extension.
+
+    ``.svg``/``.png`` give 'svg'/'png' (rendered from DOT; ``--format`` may
+    only be dot then); an explicit ``--format`` wins over other extensions.
+    """
+    if output is None:
+        return fmt or "tree"
+    ext = os.path.splitext(output)[1].lower()
+    by_ext = _EXTENSIONS.get(ext)
+    if by_ext in ("svg", "png"):
+        if fmt not in (None, "dot"):
+            raise UsageProblem(f"--format {fmt} cannot be written as {ext}",
+                               f"{ext} images are drawn from the DOT form: drop --format or use --format dot.")
+        return by_ext
+    if fmt is not None:
+        return fmt
+    if by_ext is None:
+        raise UsageProblem(f"--output {output}: cannot tell the format from the extension {ext or '(none)'}",
+                           "Use .dot, .mmd, .json, .txt, .svg or .png, or pass --format.")
+    return by_ext
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageProblem(f"--output {path}: the folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".gradcli-", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise UsageProblem(f"--output {path}: cannot write in {folder}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        _remove_quietly(tmp)
+        raise UsageProblem(f"--output {path}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def render_with_dot(dot_source: str, image_format: str, timeout: float = 60.0) -> bytes:
+    """Run Graphviz's ``dot -T<format>`` on ``dot_source``; the image bytes.
+
+    Raises ToolMissing when ``dot`` is not installed; a failing ``dot`` is a
+    bug of the DOT text gradcli wrote, so it raises RuntimeError (exit 70).
+    """
+    exe = shutil.which("dot")
+    if exe is None:
+        raise ToolMissing(
+            "dot", f"to draw .{image_format} files",
+            "Install Graphviz (e.g. apt-get install graphviz, brew install graphviz), or write the DOT text "
+            "with --output graph.dot / --format dot.",
+        )
+    proc = subprocess.run([exe, f"-T{image_format}"], input=dot_source.encode("utf-8"),
+                          capture_output=True, timeout=timeout, check=False)
+    if proc.returncode != 0 or not proc.stdout:
+        raise RuntimeError(f"dot -T{image_format} failed (exit {proc.returncode}): "
+                           f"{proc.stderr.decode('utf-8', 'replace').strip()[:500]}")
+    return proc.stdout
+
+
+def write_graph(graph: Graph, fmt: str, output: Optional[str], *, show_saved: bool, out: Any) -> None:
+    """Produce ``fmt`` and write it to ``output`` (atomically) or to the console ``out``."""
+    from .render import graphfmt
+
+    if fmt in ("svg", "png"):
+        data = render_with_dot(graphfmt.to_dot(graph, show_saved=show_saved), fmt)
+        assert output is not None
+        write_atomic(output, data)
+        return
+    if fmt not in _TEXT_FORMATS:  # pragma: no cover - typer's choice prevents it
+        raise UsageProblem(f"unknown graph format {fmt!r}")
+    if fmt == "tree":
+        text = graphfmt.to_tree_text(graph, show_saved=show_saved)
+    elif fmt == "dot":
+        text = graphfmt.to_dot(graph, show_saved=show_saved)
+    elif fmt == "mermaid":
+        text = graphfmt.to_mermaid(graph, show_saved=show_saved)
+    else:
+        from .render.jsonout import dumps
+
+        text = dumps(graph_document(graph))
+    if not text.endswith("\n"):
+        text += "\n"
+    if output is not None:
+        write_atomic(output, text.encode("utf-8"))
+        return
+    if fmt == "tree":
+        out.print(graphfmt.to_tree_rich(graph, show_saved=show_saved))
+    else:
+        out.file.write(text)
+        out.file.flush()

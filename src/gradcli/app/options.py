@@ -1,0 +1,141 @@
+"""Command-line values -> checked Python values (pure functions, no heavy imports).
+
+The CLI's parse step: every check here raises :class:`~.problems.UsageProblem`
+(exit status 2) with a message naming the offending option, so a bad
+invocation never reaches the language layer.
+"""
+
+from __future__ import annotations
+
+import keyword
+from typing import Iterable, Optional
+
+from .problems import UsageProblem
+
+__all__ = [
+    "SHOW_COLUMNS",
+    "DEFAULT_JSON_MAX_ELEMENTS",
+    "parse_sets",
+    "parse_names",
+    "parse_name_list",
+    "parse_show",
+    "parse_hide",
+    "check_expect_error",
+]
+
+#: column groups of ``run --show`` and the table columns each stands for
+SHOW_COLUMNS = {
+    "data": ("data",),
+    "grad": ("grad",),
+    "flags": ("requires_grad", "is_leaf", "grad_fn", "retains_grad"),
+}
+#: SPEC §5: tensors above this many elements are summarised in JSON
+DEFAULT_JSON_MAX_ELEMENTS = 100_000
+#: ``graph --hide`` groups
+HIDE_GROUPS = ("accumulate", "views")
+
+
+def _is_name(text: str) -> bool:
+    return text.isidentifier() and not keyword.iskeyword(text)
+
+
+def _check_name(option: str, text: str) -> str:
+    name = text.strip()
+    if not _is_name(name):
+        raise UsageProblem(
+            f"{option} {text!r}: {name!r} is not a valid name",
+            "Use a Python identifier, e.g. x or w1.",
+        )
+    return name
+
+
+def parse_sets(items: Optional[Iterable[str]]) -> list[tuple[str, str]]:
+    """``--set NAME=VALUE`` texts -> ``[(NAME, VALUE)]`` in command-line order.
+
+    VALUE is kept as text: the language layer turns it into a tensor (number or
+    nested list) or evaluates it as an expression.  A missing ``=``, an empty
+    VALUE or a NAME that is not an identifier is an invocation error.
+    """
+    out: list[tuple[str, str]] = []
+    for item in items or ():
+        if "=" not in item:
+            raise UsageProblem(
+                f"--set {item!r}: expected NAME=VALUE",
+                "For example --set x=2.0, --set 'w=[[1, 2], [3, 4]]' or --set 'n=torch.tensor(3)'.",
+            )
+        name, value = item.split("=", 1)
+        name = _check_name("--set", name) if name.strip() else ""
+        if not name:
+            raise UsageProblem(f"--set {item!r}: the NAME before '=' is empty", "For example --set x=2.0.")
+        if not value.strip():
+            raise UsageProblem(f"--set {item!r}: the VALUE after '=' is empty", "For example --set x=2.0.")
+        out.append((name, value))
+    return out
+
+
+def parse_names(option: str, items: Optional[Iterable[str]]) -> list[str]:
+    """Repeatable NAME options (``--requires-grad``, ``--retain-grad``, ``--root``).
+
+    Each item may also be a comma-separated list, for convenience.
+    """
+    out: list[str] = []
+    for item in items or ():
+        for part in item.split(","):
+            if part.strip():
+                name = _check_name(option, part)
+                if name not in out:
+                    out.append(name)
+            else:
+                raise UsageProblem(f"{option} {item!r}: empty name")
+    return out
+
+
+def parse_name_list(option: str, text: Optional[str]) -> Optional[list[str]]:
+    """``--inputs a,b`` -> ``['a', 'b']`` (None when the option is absent)."""
+    if text is None:
+        return None
+    names = [p.strip() for p in text.split(",")]
+    if not names or any(not n for n in names):
+        raise UsageProblem(f"{option} {text!r}: expected NAME[,NAME...]", f"For example {option} x,w.")
+    return [_check_name(option, n) for n in names]
+
+
+def _parse_groups(option: str, text: str, allowed: Iterable[str]) -> frozenset[str]:
+    allowed = tuple(allowed)
+    parts = [p.strip().lower() for p in text.split(",") if p.strip()]
+    bad = [p for p in parts if p not in allowed]
+    if bad or not parts:
+        raise UsageProblem(
+            f"{option} {text!r}: unknown value {bad[0]!r}" if bad else f"{option}: nothing given",
+            f"Choose from: {', '.join(allowed)} (comma-separated).",
+        )
+    return frozenset(parts)
+
+
+def parse_show(text: Optional[str]) -> frozenset[str]:
+    """``--show data,grad,flags`` -> the groups to show (all when absent)."""
+    if text is None:
+        return frozenset(SHOW_COLUMNS)
+    return _parse_groups("--show", text, SHOW_COLUMNS)
+
+
+def parse_hide(text: Optional[str]) -> frozenset[str]:
+    """``graph --hide accumulate,views`` -> the node groups to hide (none when absent)."""
+    if text is None:
+        return frozenset()
+    return _parse_groups("--hide", text, HIDE_GROUPS)
+
+
+def check_expect_error(kind: Optional[str]) -> Optional[str]:
+    """Validate ``--expect-error KIND`` against the error kinds of SPEC §4."""
+    if kind is None:
+        return None
+    from ..errors import ERROR_KINDS  # leaf module: cheap
+
+    k = kind.strip()
+    if k not in ERROR_KINDS:
+        raise UsageProblem(
+            f"--expect-error {kind!r}: unknown error kind",
+            "Known kinds: " + ", ".join(ERROR_KINDS) + ".",
+        )
+    return k

@@ -1,0 +1,1 @@
+"""Renderers: plain data from the services -> rich renderables, JSON, DOT, Mermaid text."""

@@ -1,0 +1,163 @@
+"""Text forms of a :class:`~gradcli.app.graph.Graph`: tree (plain or rich), DOT, Mermaid.
+
+All walks use an explicit stack (no recursion).  In the tree a node reached a
+second time (a DAG shares nodes: ``y = (a + b) * a``) is printed once in full
+and then as ``(see above)``.  DOT and Mermaid draw edges the way data flowed
+forward (from an input's node to the node that used it), as torchviz does,
+so leaves are on top and the root at the bottom.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from rich.text import Text
+
+__all__ = ["to_tree_rich", "to_tree_text", "to_dot", "to_mermaid", "node_caption", "saved_caption"]
+
+
+def _shape(shape: Optional[list[int]]) -> str:
+    return "[" + ", ".join(str(s) for s in shape) + "]" if shape is not None else ""
+
+
+def node_caption(node: Any) -> str:
+    """'y, line 3' / 'x [2]' / 'line 5': the file-facing part of a node's label."""
+    parts = []
+    if node.names:
+        parts.append(", ".join(node.names))
+    if node.kind == "accumulate" and node.shape is not None:
+        parts[-1:] = [(parts[-1] + " " if parts else "") + _shape(node.shape)]
+    if node.line is not None:
+        parts.append(f"line {node.line}")
+    return ", ".join(parts)
+
+
+def saved_caption(node: Any) -> str:
+    """'saved: self [2], other [2] (freed)' or '' when the node saved no tensor."""
+    if not node.saved:
+        return ""
+    items = []
+    for s in node.saved:
+        items.append(f"{s.name} (freed)" if s.freed else f"{s.name} {_shape(s.shape)}".rstrip())
+    return "saved: " + ", ".join(items)
+
+
+def to_tree_rich(graph: Any, *, show_saved: bool = False) -> Text:
+    """The graph as an indented tree, one block per root, styled for a terminal."""
+    out = Text()
+    expanded: set[int] = set()
+    first_root = True
+    for root in graph.roots:
+        if not first_root:
+            out.append("\n")
+        first_root = False
+        stack: list[tuple[int, str, str]] = [(root, "", "")]
+        while stack:
+            nid, line_prefix, child_prefix = stack.pop()
+            node = graph.node(nid)
+            repeat = nid in expanded
+            out.append(line_prefix, style="dim")
+            out.append(node.name, style="magenta" if node.kind != "accumulate" else "blue")
+            caption = node_caption(node)
+            if caption:
+                out.append("  ")
+                out.append(caption, style="cyan")
+            if repeat:
+                out.append("  (see above)", style="dim")
+                out.append("\n")
+                continue
+            out.append("\n")
+            expanded.add(nid)
+            kids = [c for c, _ in node.next if c is not None]
+            if show_saved:
+                sc = saved_caption(node)
+                if sc:
+                    out.append(child_prefix + ("│   " if kids else "    "), style="dim")
+                    out.append(sc, style="yellow")
+                    out.append("\n")
+            for j in range(len(kids) - 1, -1, -1):
+                last = j == len(kids) - 1
+                stack.append((kids[j], child_prefix + ("└── " if last else "├── "),
+                              child_prefix + ("    " if last else "│   ")))
+    for note in graph.notes:
+        out.append(note + "\n", style="dim")
+    if not graph.roots and not graph.notes:
+        out.append("(empty graph)\n", style="dim")
+    out.rstrip()
+    return out
+
+
+def to_tree_text(graph: Any, *, show_saved: bool = False) -> str:
+    """The tree as plain text (for ``--output graph.txt``)."""
+    return to_tree_rich(graph, show_saved=show_saved).plain + "\n"
+
+
+def _dot_escape(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def to_dot(graph: Any, *, show_saved: bool = False) -> str:
+    """Graphviz DOT text: nodes labelled with grad_fn name, file names and lines."""
+    lines = [
+        'digraph "gradcli" {',
+        '  graph [rankdir=TB, fontname="Helvetica", fontsize=11];',
+        '  node [shape=box, style="rounded,filled", fillcolor="white", fontname="Helvetica", fontsize=11];',
+        '  edge [color="#555555"];',
+    ]
+    roots = set(graph.roots)
+    for n in graph.nodes:
+        label_lines = []
+        if n.kind == "accumulate":
+            label_lines.append(", ".join(n.names) + (" " + _shape(n.shape) if n.shape is not None else "")
+                               if n.names else _shape(n.shape) or "leaf")
+            label_lines.append("AccumulateGrad")
+            fill = "#cfe2f3"
+        else:
+            label_lines.append(n.name)
+            cap = node_caption(n)
+            if cap:
+                label_lines.append(cap)
+            fill = "#d9ead3" if n.id in roots else ("#f3f3f3" if n.kind == "view" else "white")
+        if n.kind == "accumulate" and n.line is not None:
+            label_lines.append(f"line {n.line}")
+        if show_saved:
+            sc = saved_caption(n)
+            if sc:
+                label_lines.append(sc)
+        label = "\n".join(label_lines)
+        lines.append(f'  n{n.id} [label="{_dot_escape(label)}", fillcolor="{fill}"];')
+    for n in graph.nodes:
+        for c, _ in n.next:
+            if c is not None:
+                lines.append(f"  n{c} -> n{n.id};")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid_escape(s: str) -> str:
+    return (s.replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;"))
+
+
+def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
+    """A Mermaid flowchart, top (leaves) to bottom (roots)."""
+    lines = ["flowchart TB"]
+    for n in graph.nodes:
+        parts = [n.name]
+        cap = node_caption(n)
+        if cap:
+            parts.append(cap)
+        if show_saved:
+            sc = saved_caption(n)
+            if sc:
+                parts.append(sc)
+        label = "<br/>".join(_mermaid_escape(p) for p in parts)
+        shape_open, shape_close = ("([", "])") if n.kind == "accumulate" else ('["', '"]')
+        if n.kind == "accumulate":
+            lines.append(f'  n{n.id}(["{label}"])')
+        else:
+            lines.append(f"  n{n.id}{shape_open}{label}{shape_close}")
+    for n in graph.nodes:
+        for c, _ in n.next:
+            if c is not None:
+                lines.append(f"  n{c} --> n{n.id}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,189 @@
+"""Human output of ``gradcli run``: print output, the tensor table, trace, warnings, error.
+
+Order (SPEC §3): what the file printed, exactly and first, written straight to
+the output stream (never through rich, which would wrap or restyle it); then
+a table of tensors; then the backward trace (``--trace``); then warnings and
+the error as panels; then a one-line verdict.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+import numpy as np
+from rich import box
+from rich.table import Table
+from rich.text import Text
+
+from ..options import SHOW_COLUMNS
+from ..records import dtype_name, grad_fn_name, raw_grad
+from .panels import error_panel, warning_panel
+
+__all__ = ["render_run", "tensor_table", "short_values", "trace_table"]
+
+#: tensors with at most this many elements are shown whole in the table
+FULL_ELEMENTS = 24
+
+
+def short_values(arr: Any) -> str:
+    """A compact, PyTorch-looking text of an array's values for a table cell.
+
+    Small tensors in full; big 1-D tensors as their first and last three
+    values; bigger ones as ``min/max/mean`` with the element count.
+    """
+    a = np.asarray(arr)
+    if a.size == 0:
+        return "[]"
+    kw = dict(precision=4, separator=", ", max_line_width=60)
+    if a.size <= FULL_ELEMENTS:
+        return np.array2string(a, threshold=FULL_ELEMENTS + 1, **kw)
+    if a.ndim == 1:
+        return np.array2string(a, threshold=0, edgeitems=3, **kw)
+    f = a.astype(np.float64)
+    return (f"{a.size} elements: min {np.min(f):.4g}, max {np.max(f):.4g}, "
+            f"mean {np.mean(f):.4g}")
+
+
+def _shape(t: Any) -> str:
+    return "[" + ", ".join(str(int(s)) for s in t.shape) + "]"
+
+
+def _flag(v: Any) -> Text:
+    return Text("True", style="green") if v else Text("False", style="dim")
+
+
+def tensor_table(tensors: Iterable[tuple[str, Any]], show: frozenset[str]) -> Table:
+    """The tensor table: name, shape, dtype, then the ``--show`` groups."""
+    table = Table(title="tensors", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  show_edge=False, expand=False)
+    table.add_column("name", style="bold cyan", no_wrap=True)
+    table.add_column("shape", no_wrap=True)
+    table.add_column("dtype", no_wrap=True)
+    cols: list[str] = []
+    for group in ("flags", "data", "grad"):
+        if group in show:
+            cols.extend(SHOW_COLUMNS[group])
+    order = [c for c in ("requires_grad", "is_leaf", "grad_fn", "retains_grad", "data", "grad") if c in cols]
+    for c in order:
+        if c in ("data", "grad"):
+            table.add_column(c, overflow="fold", min_width=8)
+        else:
+            table.add_column(c, no_wrap=c != "grad_fn", overflow="fold")
+    for name, t in tensors:
+        row: list[Any] = [Text(name), Text(_shape(t)), Text(dtype_name(t))]
+        for c in order:
+            if c in ("requires_grad", "is_leaf", "retains_grad"):
+                row.append(_flag(getattr(t, c)))
+            elif c == "grad_fn":
+                fn = grad_fn_name(t)
+                row.append(Text("None", style="dim") if fn is None else Text(fn, style="magenta"))
+            elif c == "data":
+                row.append(Text(short_values(t._data)))
+            else:
+                g = raw_grad(t)
+                row.append(Text("None", style="dim") if g is None else Text(short_values(g._data), style="green"))
+        table.add_row(*row)
+    return table
+
+
+def _cell(v: Any) -> Text:
+    """A trace value: tensors and arrays abbreviated, sequences item by item, others as text."""
+    if v is None:
+        return Text("None", style="dim")
+    data = getattr(v, "_data", None)
+    if data is not None:
+        return Text(short_values(data))
+    if isinstance(v, np.ndarray):
+        return Text(short_values(v))
+    if isinstance(v, (list, tuple)):
+        return Text("\n").join(_cell(x) for x in v) if v else Text("()")
+    name = getattr(v, "name", None)
+    if callable(name):
+        try:
+            return Text(str(name()))
+        except Exception:  # pragma: no cover - defensive
+            pass
+    return Text(str(v))
+
+
+_TRACE_FIELDS = (
+    ("step", ("step", "index")),
+    ("node", ("node", "name", "grad_fn")),
+    ("tensor", ("tensor", "tensor_name", "var")),
+    ("line", ("line",)),
+    ("incoming gradient", ("grad_in", "incoming", "grad_output", "grad_outputs", "grads_in")),
+    ("outgoing gradients", ("grads_out", "outgoing", "grad_inputs", "grad_input", "grad_out")),
+)
+
+
+def _get(ev: Any, keys: tuple[str, ...]) -> tuple[bool, Any]:
+    for k in keys:
+        if isinstance(ev, dict):
+            if k in ev:
+                return True, ev[k]
+        elif hasattr(ev, k):
+            return True, getattr(ev, k)
+    return False, None
+
+
+def trace_table(trace: list[Any]) -> Table:
+    """``--trace``: one row per node the backward pass ran, in order."""
+    present = [(title, keys) for title, keys in _TRACE_FIELDS if any(_get(ev, keys)[0] for ev in trace)]
+    table = Table(title="backward trace", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  show_edge=False)
+    if not any(title == "step" for title, _ in present):
+        table.add_column("step", justify="right", no_wrap=True)
+    for title, _ in present:
+        table.add_column(title, overflow="fold")
+    for i, ev in enumerate(trace, 1):
+        row: list[Any] = [] if any(title == "step" for title, _ in present) else [Text(str(i))]
+        if not present:
+            row.append(Text(str(ev)))
+        for _, keys in present:
+            found, v = _get(ev, keys)
+            row.append(_cell(v) if found else Text(""))
+        table.add_row(*row)
+    if not present:
+        table.add_column("event")
+    return table
+
+
+def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, trace: bool = False,
+               expect_error: Optional[str] = None) -> None:
+    """Write the human report of a RunResult to the rich console ``out``."""
+    if result.stdout:
+        out.file.write(result.stdout)
+        if not result.stdout.endswith("\n"):
+            out.file.write("\n")
+        out.file.flush()
+    show = frozenset(SHOW_COLUMNS) if show is None else show
+    if result.tensors:
+        out.print(tensor_table(result.tensors, show))
+    elif result.error is None or result.error.kind not in ("syntax", "unsupported"):
+        out.print(Text("no tensors", style="dim"))
+    if trace and result.trace is not None:
+        if result.trace:
+            out.print(trace_table(result.trace))
+        else:
+            out.print(Text("backward trace: no backward pass ran", style="dim"))
+    for w in result.warnings:
+        out.print(warning_panel(w, result.file, result.source))
+    if result.error is not None:
+        out.print(error_panel(result.error, result.file, result.source))
+    out.print(verdict(result, expect_error))
+
+
+def verdict(result: Any, expect_error: Optional[str] = None) -> Text:
+    """The last line: ok / failed, and whether ``--expect-error`` was met."""
+    err = result.error
+    got = None if err is None else err.kind
+    where = "" if err is None or err.line is None else f" at line {err.line}"
+    if expect_error is not None:
+        if got == expect_error:
+            return Text(f"ok: failed with {got}{where}, as --expect-error asked", style="bold green")
+        if got is None:
+            return Text(f"failed: expected error {expect_error}, but the run succeeded", style="bold red")
+        return Text(f"failed: expected error {expect_error}, got {got}{where}", style="bold red")
+    if err is None:
+        return Text("ok", style="bold green")
+    return Text(f"failed: {got}{where}", style="bold red")

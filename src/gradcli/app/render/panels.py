@@ -1,0 +1,144 @@
+"""Rich panels for errors, warnings and invocation/internal problems.
+
+A file's error is shown as: the kind in the title, gradcli's message, the
+position ``file:line:col`` (1-based column, as editors count), the source line
+with a caret under the column, the call chain and related positions when the
+language layer gives them, and the hint.  Everything the user wrote (source
+lines, names, messages that quote them) goes through :class:`rich.text.Text`,
+never through markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.text import Text
+
+__all__ = ["error_panel", "warning_panel", "problem_panel", "source_snippet", "WARNING_HINTS"]
+
+#: hints for the warning kinds of SPEC §4 (warnings carry no hint of their own)
+WARNING_HINTS = {
+    "non_leaf_grad": "Only leaves get .grad by default: call .retain_grad() on this tensor before backward "
+    "(or pass --retain-grad NAME), or read the gradient of a leaf instead.",
+    "create_graph_cycle": "Prefer torch.autograd.grad(..., create_graph=True), or set the leaves' .grad to None "
+    "after use, to avoid the reference cycle.",
+}
+
+
+def _char_col(line: str, col: int) -> int:
+    """Python's col_offset counts UTF-8 bytes; the caret needs characters."""
+    if line.isascii():
+        return col
+    return len(line.encode("utf-8")[:col].decode("utf-8", "ignore"))
+
+
+def _source_line(source: str, line: Optional[int]) -> Optional[str]:
+    if not line or line < 1:
+        return None
+    lines = source.splitlines()
+    return lines[line - 1] if line <= len(lines) else None
+
+
+def source_snippet(
+    file: str, source: str, line: Optional[int], col: Optional[int], source_line: Optional[str] = None,
+    *, label: str = "-->", style: str = "bold red",
+) -> Text:
+    """``--> file:line:col`` then the numbered source line and a caret under ``col``."""
+    text = Text()
+    if line is None:
+        return text
+    where = f"{file}:{line}" + (f":{col + 1}" if col is not None else "")
+    text.append(f"  {label} ", style="blue")
+    text.append(where)
+    src = source_line if source_line is not None else _source_line(source, line)
+    if src is None:
+        return text
+    src = src.rstrip("\r\n")
+    num = str(line)
+    gutter = " " * len(num)
+    text.append("\n")
+    text.append(f"  {num} | ", style="blue")
+    text.append(src)
+    if col is not None:
+        c = min(_char_col(src, col), len(src))
+        # keep tabs so the caret lines up with the source in any tab width
+        lead = "".join(ch if ch == "\t" else " " for ch in src[:c])
+        text.append("\n")
+        text.append(f"  {gutter} | ", style="blue")
+        text.append(lead)
+        text.append("^", style=style)
+    return text
+
+
+def _chain(file: str, source: str, frames: Iterable[tuple[int, int]], related: Iterable[dict]) -> list[Text]:
+    parts: list[Text] = []
+    frames = list(frames or ())
+    # frames run outermost -> innermost; the innermost one is the error position itself
+    for line, col in reversed(frames[:-1]):
+        parts.append(source_snippet(file, source, line, col, label="called from", style="blue"))
+    for rel in related or ():
+        role = str(rel.get("role") or "see")
+        line, col = rel.get("line"), rel.get("col")
+        snippet = source_snippet(file, source, line, col, rel.get("text"), label=role, style="blue")
+        if line is None and rel.get("text"):
+            snippet = Text(f"  {role}: ", style="blue") + Text(str(rel["text"]))
+        parts.append(snippet)
+    return parts
+
+
+def error_panel(err: Any, file: str, source: str) -> Panel:
+    """The panel of the error that ended the run (an ErrorRecord)."""
+    body: list[Any] = [Text(err.message)]
+    if err.line is not None:
+        body.append(Text(""))
+        body.append(source_snippet(file, source, err.line, err.col, getattr(err, "source_line", None)))
+    else:
+        body.append(Text(""))
+        body.append(Text("  raised by the backward gradcli ran after the file", style="blue"))
+    chain = _chain(file, source, getattr(err, "frames", ()), getattr(err, "related", ()))
+    if chain:
+        body.extend(chain)
+    if err.hint:
+        body.append(Text(""))
+        body.append(Text("hint: ", style="bold green") + Text(err.hint))
+    return Panel(
+        Group(*body),
+        title=Text(f"error: {err.kind}", style="bold red"),
+        title_align="left",
+        border_style="red",
+        expand=True,
+    )
+
+
+def warning_panel(w: Any, file: str, source: str) -> Panel:
+    """A warning (WarningRecord), with its line and the hint of its kind."""
+    body: list[Any] = [Text(w.message)]
+    if w.line is not None:
+        body.append(Text(""))
+        body.append(source_snippet(file, source, w.line, getattr(w, "col", None), getattr(w, "source_line", None),
+                                   style="bold yellow"))
+    hint = WARNING_HINTS.get(w.kind)
+    if hint:
+        body.append(Text(""))
+        body.append(Text("hint: ", style="bold green") + Text(hint))
+    return Panel(
+        Group(*body),
+        title=Text(f"warning: {w.kind}", style="bold yellow"),
+        title_align="left",
+        border_style="yellow",
+        expand=True,
+    )
+
+
+def problem_panel(title: str, message: str, hint: str = "", *, style: str = "red", extra: Any = None) -> Panel:
+    """A short panel for problems that are not the file's: usage, internal errors."""
+    body: list[Any] = [Text(message)]
+    if extra is not None:
+        body.append(extra)
+    if hint:
+        body.append(Text(""))
+        body.append(Text("hint: ", style="bold green") + Text(hint))
+    return Panel(Group(*body), title=Text(title, style=f"bold {style}"), title_align="left",
+                 border_style=style, expand=True)

@@ -1,0 +1,107 @@
+"""The ``run`` service: read the file, run it through the language layer, judge the outcome.
+
+No rich and no typer here (DESIGN §9): the CLI parses, calls :func:`execute`,
+hands the :class:`~gradcli.lang.result.RunResult` to a renderer and exits with
+:func:`exit_status`.  ``graph`` reuses :func:`execute` to build its graph.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import tokenize
+from typing import TYPE_CHECKING, BinaryIO, Optional
+
+from ..status import ExitStatus
+from .problems import UsageProblem
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..lang.result import RunOptions, RunResult
+
+__all__ = ["STDIN_NAME", "read_source", "execute", "exit_status", "decode_source"]
+
+#: the ``file`` of a program read from standard input (``gradcli run -``)
+STDIN_NAME = "<stdin>"
+
+
+def decode_source(raw: bytes, display: str) -> str:
+    """Decode source bytes as Python does: a UTF-8 BOM, a PEP 263 coding line, else UTF-8.
+
+    Raises UsageProblem when the bytes are not text in that encoding.
+    """
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        text = raw.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
+        raise UsageProblem(
+            f"cannot read {display}: not valid text ({exc})",
+            "Save the file as UTF-8.",
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[str, str]:
+    """``(source text, display name)`` of FILE, or of standard input for ``-``.
+
+    Raises UsageProblem (exit status 2) for a missing, unreadable or undecodable file.
+    """
+    if path == "-":
+        stream = stdin if stdin is not None else sys.stdin.buffer
+        try:
+            raw = stream.read()
+        except OSError as exc:
+            raise UsageProblem(f"cannot read standard input: {exc.strerror or exc}") from None
+        if isinstance(raw, str):  # a text stream (tests)
+            raw = raw.encode("utf-8")
+        return decode_source(raw, "standard input"), STDIN_NAME
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except FileNotFoundError:
+        raise UsageProblem(f"no such file: {path}", "Check the path, or pass - to read the program from stdin.") from None
+    except IsADirectoryError:
+        raise UsageProblem(f"{path} is a directory, not an expression file") from None
+    except OSError as exc:
+        raise UsageProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+    return decode_source(raw, path), path
+
+
+def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None) -> "RunResult":
+    """Run FILE (or stdin for ``-``) with ``options``; always returns a RunResult.
+
+    Invocation problems raise UsageProblem or the language layer's
+    InvocationError (both exit status 2); errors of the file are in the result.
+    """
+    source, display = read_source(path, stdin)
+    from ..lang.run import run_file  # the language layer (imports the engine and numpy)
+
+    try:
+        return run_file(source, display, options)
+    except _gradcli_error() as err:  # the language layer should capture these; be graceful if not
+        from ..lang.result import ErrorRecord, RunResult
+
+        lines = source.splitlines()
+        line = getattr(err, "line", None)
+        src_line = lines[line - 1] if line and 0 < line <= len(lines) else None
+        record = ErrorRecord(
+            kind=err.kind, message=err.message, hint=err.hint, line=line,
+            col=getattr(err, "col", None), source_line=src_line,
+        )
+        return RunResult(file=display, source=source, ok=False, stdout="", error=record)
+
+
+def _gradcli_error() -> type:
+    from ..errors import GradcliError
+
+    return GradcliError
+
+
+def exit_status(result: "RunResult", expect_error: Optional[str] = None) -> ExitStatus:
+    """SPEC §3: 0 when ok; 1 when the file failed.  With ``--expect-error KIND``:
+    0 only when the run failed with exactly that kind, else 1."""
+    if expect_error is not None:
+        got = result.error.kind if result.error is not None else None
+        return ExitStatus.SUCCESS if got == expect_error else ExitStatus.ERROR
+    return ExitStatus.SUCCESS if result.ok else ExitStatus.ERROR

@@ -1,0 +1,455 @@
+"""The ``gradcli`` command line: parse -> service -> render -> exit status.
+
+Every command follows the same four steps (DESIGN §9, httpie's layout):
+
+1. *parse*: typer turns argv into typed parameters; :mod:`gradcli.app.options`
+   checks the values (a bad one raises ``UsageProblem``, exit status 2);
+2. *service*: a function of :mod:`gradcli.app` does the work and returns plain
+   data (``RunResult``, graph and op listings);
+3. *render*: :mod:`gradcli.app.render` writes it as rich tables/panels, JSON,
+   DOT or Mermaid, to a console made for this call (stdout for results,
+   stderr for diagnostics), so tests can capture it;
+4. *exit status*: :func:`_guarded`, the one wrapper, maps the outcome and any
+   exception to :class:`gradcli.status.ExitStatus` (0 ok, 1 the file failed,
+   2 bad invocation, 70 internal error with the traceback only under
+   ``--debug``).
+
+Imports are lazy: this module imports only typer and the import-free
+``status`` module, so ``gradcli --help`` never loads numpy or the engine.
+For the same reason the help is typer's plain formatter
+(``rich_markup_mode=None``: rich's markdown-capable help costs ~0.25 s of
+imports on every ``--help``) and shell-completion installation is off.
+"""
+
+
+import sys
+from enum import Enum
+from typing import Annotated, Any, Callable, Optional
+
+import typer
+
+from . import __version__
+from .status import ExitStatus
+
+__all__ = ["app", "main"]
+
+app = typer.Typer(
+    name="gradcli",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+    rich_markup_mode=None,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    help=(
+        "Explore PyTorch autograd from the command line. "
+        "Run a small PyTorch-syntax expression file on gradcli's own numpy autograd engine "
+        "and see every tensor's value, gradient and flags, what print printed, and every "
+        "autograd error explained with its line and a hint."
+    ),
+    epilog="Exit status: 0 ok, 1 the file failed, 2 bad invocation, 70 internal error.",
+)
+
+
+class DType(str, Enum):
+    """Default floating dtype of a run (``--dtype``)."""
+
+    float32 = "float32"
+    float64 = "float64"
+
+
+class GraphFormat(str, Enum):
+    """Text formats of ``gradcli graph``."""
+
+    tree = "tree"
+    dot = "dot"
+    mermaid = "mermaid"
+    json = "json"
+
+
+# --- options shared by run and graph (SPEC §3) ------------------------------------------
+FileArg = Annotated[
+    str,
+    typer.Argument(metavar="FILE|-", help="The expression file, or - to read it from standard input.",
+                   show_default=False),
+]
+SetOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--set", metavar="NAME=VALUE", show_default=False,
+                 help="Bind NAME before the file runs (repeatable). VALUE: a number or nested list "
+                      "(a tensor of the default dtype) or an expression, e.g. 'torch.randn(2, 3)'."),
+]
+RequiresGradOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--requires-grad", metavar="NAME", show_default=False,
+                 help="After each assignment to NAME, call NAME.requires_grad_() (repeatable)."),
+]
+RetainGradOpt = Annotated[
+    Optional[list[str]],
+    typer.Option("--retain-grad", metavar="NAME", show_default=False,
+                 help="After each assignment to NAME, call NAME.retain_grad() (repeatable)."),
+]
+NoGradOpt = Annotated[bool, typer.Option("--no-grad", help="Run the file body inside torch.no_grad().")]
+BackwardOpt = Annotated[
+    Optional[str],
+    typer.Option("--backward", metavar="NAME", show_default=False,
+                 help="After the file, call NAME.backward(...). Default: the last tensor assigned at top "
+                      "level, if it requires grad and the file makes no backward/grad call itself."),
+]
+GradientOpt = Annotated[
+    Optional[str],
+    typer.Option("--gradient", metavar="VALUE", show_default=False,
+                 help="The gradient argument of that backward: a number, a nested list, 'ones', or an "
+                      "expression."),
+]
+InputsOpt = Annotated[
+    Optional[str],
+    typer.Option("--inputs", metavar="NAME[,NAME]", show_default=False,
+                 help="The inputs argument of that backward."),
+]
+RetainGraphOpt = Annotated[bool, typer.Option("--retain-graph", help="Pass retain_graph=True to that backward.")]
+CreateGraphOpt = Annotated[bool, typer.Option("--create-graph", help="Pass create_graph=True to that backward.")]
+RepeatOpt = Annotated[
+    int,
+    typer.Option("--repeat", metavar="N", min=0,
+                 help="Call that backward N times (shows accumulation, and the second-backward error "
+                      "without --retain-graph)."),
+]
+DTypeOpt = Annotated[
+    Optional[DType],
+    typer.Option("--dtype", case_sensitive=False, show_default=False, help="Default dtype (as PyTorch: float32)."),
+]
+SeedOpt = Annotated[int, typer.Option("--seed", metavar="N", help="Random seed when the file sets none.")]
+ExpectErrorOpt = Annotated[
+    Optional[str],
+    typer.Option("--expect-error", metavar="KIND", show_default=False,
+                 help="Succeed (exit 0) only if the run fails with this error kind, e.g. second_backward."),
+]
+MaxElementsOpt = Annotated[
+    Optional[int],
+    typer.Option("--max-elements", metavar="N", min=1, show_default=False,
+                 help="Largest tensor (elements) the file may create."),
+]
+MaxStepsOpt = Annotated[
+    Optional[int],
+    typer.Option("--max-steps", metavar="N", min=1, show_default=False,
+                 help="Most statements/loop iterations the file may run."),
+]
+TimeoutOpt = Annotated[
+    Optional[float],
+    typer.Option("--timeout", metavar="S", min=0.0, show_default=False, help="Wall-clock limit in seconds."),
+]
+DebugOpt = Annotated[bool, typer.Option("--debug", help="Show the traceback of internal errors.")]
+
+
+def _version_callback(value: bool) -> None:
+    if value:
+        typer.echo(f"gradcli {__version__}")
+        raise typer.Exit(int(ExitStatus.SUCCESS))
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version_callback, is_eager=True, help="Show the version and exit."),
+    ] = False,
+) -> None:
+    """Explore PyTorch autograd from the command line."""
+
+
+# --- the one wrapper: outcome/exception -> exit status --------------------------------------
+def _guarded(debug: bool, body: Callable[[], ExitStatus]) -> None:
+    """Run a command body; map its result or exception to the process exit status.
+
+    UsageProblem and the language layer's InvocationError -> 2 (message on
+    stderr); KeyboardInterrupt -> 130; a closed output pipe -> 1, quietly;
+    anything else is a bug of gradcli -> 70, a short panel on stderr (the
+    traceback only with --debug).
+    """
+    try:
+        status = body()
+    except KeyboardInterrupt:
+        status = ExitStatus.INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        status = ExitStatus.ERROR
+    except Exception as exc:  # noqa: BLE001 - this is the one place that maps everything
+        status = _report_exception(exc, debug)
+    raise typer.Exit(int(status))
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real stdout
+        pass
+
+
+def _is_invocation_error(exc: BaseException) -> bool:
+    from .app.problems import UsageProblem
+
+    if isinstance(exc, UsageProblem):
+        return True
+    lang_run = sys.modules.get("gradcli.lang.run")
+    inv = getattr(lang_run, "InvocationError", None)
+    return isinstance(inv, type) and isinstance(exc, inv)
+
+
+def _report_exception(exc: Exception, debug: bool) -> ExitStatus:
+    from rich.text import Text
+
+    from .app.render.console import make_console
+
+    err = make_console(stderr=True)
+    if _is_invocation_error(exc):
+        message = getattr(exc, "message", None) or str(exc)
+        err.print(Text("gradcli: error: ", style="bold red") + Text(message))
+        hint = getattr(exc, "hint", "")
+        if hint:
+            err.print(Text("hint: ", style="bold green") + Text(hint))
+        return ExitStatus.USAGE
+    from .app.render.panels import problem_panel
+
+    detail = Text(f"{type(exc).__name__}: {exc}")
+    if debug:
+        import traceback
+
+        err.print(Text("".join(traceback.format_exception(exc)), style="dim"))
+        hint = "Please report this with the file and the command line."
+    else:
+        hint = "Rerun with --debug to see the traceback, and report it with the file and the command line."
+    err.print(problem_panel("internal error", "gradcli itself failed (a bug, not a mistake in your file):",
+                            hint, extra=detail))
+    return ExitStatus.INTERNAL
+
+
+def _run_options(
+    *, sets: Optional[list[str]], requires_grad: Optional[list[str]], retain_grad: Optional[list[str]],
+    no_grad: bool, backward: Optional[str], gradient: Optional[str], inputs: Optional[str],
+    retain_graph: bool, create_graph: bool, repeat: int, dtype: Optional[DType], seed: int,
+    max_elements: Optional[int], max_steps: Optional[int], timeout: Optional[float], trace: bool = False,
+) -> Any:
+    """Checked command-line values -> the language layer's RunOptions."""
+    from .app import options as opt
+    from .lang.result import RunOptions
+
+    if backward is not None:
+        backward = opt.parse_names("--backward", [backward])[0]
+    return RunOptions(
+        sets=opt.parse_sets(sets),
+        requires_grad=opt.parse_names("--requires-grad", requires_grad),
+        retain_grad=opt.parse_names("--retain-grad", retain_grad),
+        no_grad=no_grad,
+        backward=backward,
+        gradient=gradient,
+        inputs=opt.parse_name_list("--inputs", inputs),
+        retain_graph=retain_graph,
+        create_graph=create_graph,
+        repeat=repeat,
+        dtype=None if dtype is None else dtype.value,
+        seed=seed,
+        max_elements=max_elements,
+        max_steps=max_steps,
+        timeout=timeout,
+        trace=trace,
+    )
+
+
+# --- run ----------------------------------------------------------------------------------
+@app.command("run", no_args_is_help=True)
+def run_command(
+    file: FileArg,
+    sets: SetOpt = None,
+    requires_grad: RequiresGradOpt = None,
+    retain_grad: RetainGradOpt = None,
+    no_grad: NoGradOpt = False,
+    backward: BackwardOpt = None,
+    gradient: GradientOpt = None,
+    inputs: InputsOpt = None,
+    retain_graph: RetainGraphOpt = False,
+    create_graph: CreateGraphOpt = False,
+    repeat: RepeatOpt = 1,
+    dtype: DTypeOpt = None,
+    seed: SeedOpt = 0,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the gradcli.run/1 JSON object on stdout, and nothing else.")
+    ] = False,
+    expect_error: ExpectErrorOpt = None,
+    max_elements: MaxElementsOpt = None,
+    max_steps: MaxStepsOpt = None,
+    timeout: TimeoutOpt = None,
+    json_max_elements: Annotated[
+        int,
+        typer.Option("--json-max-elements", metavar="N", min=0,
+                     help="In --json, tensors with more elements give a {truncated, shape, min, max, mean} "
+                          "summary instead of their values."),
+    ] = 100_000,
+    trace: Annotated[
+        bool, typer.Option("--trace", help="Show the backward pass step by step: node, incoming and outgoing "
+                                           "gradients.")
+    ] = False,
+    show: Annotated[
+        Optional[str],
+        typer.Option("--show", metavar="data,grad,flags", show_default=False,
+                     help="Columns of the tensor table (default: all)."),
+    ] = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Run FILE, then show its tensors, gradients, print output, warnings and errors."""
+
+    def body() -> ExitStatus:
+        from .app import options as opt
+
+        kind = opt.check_expect_error(expect_error)
+        columns = opt.parse_show(show)
+        options = _run_options(
+            sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
+            backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
+            create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
+            max_steps=max_steps, timeout=timeout, trace=trace and not json_output,
+        )
+        from .app.run import execute, exit_status
+
+        result = execute(file, options)
+        if json_output:
+            from .app.records import run_document
+            from .app.render.jsonout import dumps
+
+            text = dumps(run_document(result, json_max_elements))
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+        else:
+            from .app.render.console import make_console
+            from .app.render.human import render_run
+
+            render_run(result, make_console(), show=columns, trace=trace, expect_error=kind)
+        return exit_status(result, kind)
+
+    _guarded(debug, body)
+
+
+# --- ops ----------------------------------------------------------------------------------
+@app.command("ops")
+def ops_command(
+    json_output: Annotated[bool, typer.Option("--json", help="Print the listing as JSON (gradcli.ops/1).")] = False,
+    group: Annotated[
+        Optional[str], typer.Option("--group", metavar="GROUP", show_default=False,
+                                    help="Only the operations of this family (e.g. elementwise, reduction).")
+    ] = None,
+    debug: DebugOpt = False,
+) -> None:
+    """List the supported operations, their grad_fn names and derivative formulas."""
+
+    def body() -> ExitStatus:
+        from .app.ops import list_ops, ops_document
+
+        listing = list_ops(group)
+        if json_output:
+            from .app.render.jsonout import dumps
+
+            sys.stdout.write(dumps(ops_document(listing)) + "\n")
+            sys.stdout.flush()
+        else:
+            from .app.render.console import make_console
+            from .app.render.ops import render_ops
+
+            render_ops(listing, make_console())
+        return ExitStatus.SUCCESS
+
+    _guarded(debug, body)
+
+
+# --- graph --------------------------------------------------------------------------------
+@app.command("graph", no_args_is_help=True)
+def graph_command(
+    file: FileArg,
+    fmt: Annotated[
+        Optional[GraphFormat],
+        typer.Option("--format", "-f", case_sensitive=False, show_default=False,
+                     help="Output format (default: tree, or what the --output extension says)."),
+    ] = None,
+    root: Annotated[
+        Optional[list[str]],
+        typer.Option("--root", metavar="NAME", show_default=False,
+                     help="Start the graph at tensor NAME (repeatable; default: every named tensor that no "
+                          "other named tensor was computed from)."),
+    ] = None,
+    show_saved: Annotated[
+        bool, typer.Option("--show-saved", help="Show each node's saved tensors and whether they were freed.")
+    ] = False,
+    output: Annotated[
+        Optional[str],
+        typer.Option("--output", "-o", metavar="PATH", show_default=False,
+                     help="Write to PATH instead of stdout: .dot, .mmd, .json, .txt, or .svg/.png (through "
+                          "Graphviz's dot program)."),
+    ] = None,
+    hide: Annotated[
+        Optional[str],
+        typer.Option("--hide", metavar="accumulate,views", show_default=False,
+                     help="Leave out AccumulateGrad nodes and/or view nodes (edges pass through)."),
+    ] = None,
+    sets: SetOpt = None,
+    requires_grad: RequiresGradOpt = None,
+    retain_grad: RetainGradOpt = None,
+    no_grad: NoGradOpt = False,
+    backward: BackwardOpt = None,
+    gradient: GradientOpt = None,
+    inputs: InputsOpt = None,
+    retain_graph: RetainGraphOpt = False,
+    create_graph: CreateGraphOpt = False,
+    repeat: RepeatOpt = 1,
+    dtype: DTypeOpt = None,
+    seed: SeedOpt = 0,
+    expect_error: ExpectErrorOpt = None,
+    max_elements: MaxElementsOpt = None,
+    max_steps: MaxStepsOpt = None,
+    timeout: TimeoutOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Show the autograd graph (DAG) that FILE builds, labelled with the file's names and lines."""
+
+    def body() -> ExitStatus:
+        from .app import options as opt
+
+        kind = opt.check_expect_error(expect_error)
+        hidden = opt.parse_hide(hide)
+        roots = opt.parse_names("--root", root)
+        from .app.graph import output_format
+
+        out_format = output_format(None if fmt is None else fmt.value, output)
+        options = _run_options(
+            sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
+            backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
+            create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
+            max_steps=max_steps, timeout=timeout,
+        )
+        from .app.graph import build_graph, write_graph
+        from .app.run import execute, exit_status
+
+        result = execute(file, options)
+        graph = build_graph(result, roots=roots, hide=hidden)
+        from .app.render.console import make_console
+
+        write_graph(graph, out_format, output, show_saved=show_saved, out=make_console())
+        if result.error is not None:
+            from .app.render.panels import error_panel
+
+            make_console(stderr=True).print(error_panel(result.error, result.file, result.source))
+        return exit_status(result, kind)
+
+    _guarded(debug, body)
+
+
+def main(argv: Optional[list[str]] = None, prog_name: str = "gradcli") -> int:
+    """Entry point of the ``gradcli`` script and ``python -m gradcli``; returns the exit status."""
+    try:
+        app(args=argv, prog_name=prog_name)
+    except SystemExit as exc:
+        code = exc.code
+        if code is None:
+            return int(ExitStatus.SUCCESS)
+        return code if isinstance(code, int) else int(ExitStatus.ERROR)
+    return int(ExitStatus.SUCCESS)
