@@ -133,7 +133,10 @@ class Node:
                 "they have already been freed): the saved values of "
                 f"{type(self).__name__} were freed by an earlier backward.",
             )
-        return self._saved[i].unpack(self)
+        s = self._saved[i]
+        if type(s) is SavedTensor:
+            return s.unpack(self)
+        return s
 
     def _release(self) -> None:
         if self._saved:

@@ -1,0 +1,131 @@
+"""The torch-shaped namespaces an expression file sees: ``torch``, ``F`` and their sub-namespaces.
+
+Built from the op registry (``torch.X`` and ``F.X`` names) plus the autograd
+API (backward, grad, grad modes, Function, functional, checkpoint).  Each
+namespace follows the exposure protocol of docs/ARCHITECTURE.md: a file can
+read exactly the names in its ``_gradcli_public``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+from .autograd import dtypes as dt
+from .autograd import engine, grad_mode
+from .autograd.tensor import Size, Tensor
+from .ops import registry
+
+__all__ = ["Namespace", "make_globals", "torch_namespace"]
+
+
+class Namespace:
+    """A read-only module-like object (``torch``, ``torch.autograd`` ...) exposing ``members``."""
+
+    def __init__(self, name: str, members: dict[str, Any]) -> None:
+        self._name = name
+        for k, v in members.items():
+            object.__setattr__(self, k, v)
+        self._gradcli_public = frozenset(members)
+
+    def __repr__(self) -> str:
+        return f"<module '{self._name}'>"
+
+
+def _optional(module: str, attr: str):
+    try:
+        mod = importlib.import_module(f"gradcli.autograd.{module}")
+    except ModuleNotFoundError:
+        return None
+    return getattr(mod, attr, None)
+
+
+def is_tensor(obj) -> bool:
+    """torch.is_tensor."""
+    return isinstance(obj, Tensor)
+
+
+def numel(t: Tensor) -> int:
+    """torch.numel."""
+    return t.numel()
+
+
+def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    """torch.allclose: |a - b| <= atol + rtol * |b| everywhere."""
+    return bool(np.allclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> Tensor:
+    """torch.isclose: elementwise closeness as a bool tensor."""
+    return Tensor._from_data(np.isclose(a._data, b._data, rtol=rtol, atol=atol, equal_nan=equal_nan), dt.bool_)
+
+
+def equal(a: Tensor, b: Tensor) -> bool:
+    """torch.equal: same shape and values."""
+    return a._data.shape == b._data.shape and bool(np.array_equal(a._data, b._data))
+
+
+def _set_detect_anomaly(mode: bool, check_nan: bool = True):
+    from .autograd import anomaly
+
+    return anomaly.set_detect_anomaly(mode, check_nan)
+
+
+def torch_namespace() -> Namespace:
+    """A fresh ``torch`` namespace object."""
+    members: dict[str, Any] = dict(registry.torch_functions())
+    dtypes = {
+        "float32": dt.float32, "float": dt.float32, "float64": dt.float64, "double": dt.float64,
+        "float16": dt.float16, "half": dt.float16, "int64": dt.int64, "long": dt.int64, "int32": dt.int32,
+        "int": dt.int32, "int16": dt.int16, "int8": dt.int8, "uint8": dt.uint8, "bool": dt.bool_,
+    }
+    members.update(dtypes)
+    members.update({
+        "Tensor": Tensor, "Size": Size, "dtype": dt.dtype,
+        "no_grad": grad_mode.no_grad, "enable_grad": grad_mode.enable_grad,
+        "set_grad_enabled": grad_mode.set_grad_enabled, "inference_mode": grad_mode.inference_mode,
+        "is_grad_enabled": grad_mode.is_grad_enabled,
+        "is_inference_mode_enabled": grad_mode.is_inference_mode_enabled,
+        "get_default_dtype": dt.get_default_dtype, "set_default_dtype": dt.set_default_dtype,
+        "is_tensor": is_tensor, "numel": numel, "allclose": allclose, "isclose": isclose, "equal": equal,
+        "is_floating_point": lambda t: t.is_floating_point(),
+    })
+    autograd_members: dict[str, Any] = {"backward": engine.backward, "grad": engine.grad}
+    for mod, attr, name in (("function", "Function", "Function"), ("function", "once_differentiable", None),
+                            ("gradcheck", "gradcheck", "gradcheck"), ("gradcheck", "gradgradcheck", "gradgradcheck"),
+                            ("anomaly", "detect_anomaly", "detect_anomaly"),
+                            ("anomaly", "set_detect_anomaly", "set_detect_anomaly")):
+        obj = _optional(mod, attr)
+        if obj is not None and name:
+            autograd_members[name] = obj
+    functional_members = {}
+    for name in ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"):
+        obj = _optional("functional", name)
+        if obj is not None:
+            functional_members[name] = obj
+    autograd_members["functional"] = Namespace("torch.autograd.functional", functional_members)
+    once = _optional("function", "once_differentiable")
+    if once is not None:
+        autograd_members["function"] = Namespace("torch.autograd.function",
+                                                 {"once_differentiable": once,
+                                                  "Function": autograd_members.get("Function")})
+    members["autograd"] = Namespace("torch.autograd", autograd_members)
+    F = functional_namespace()
+    members["nn"] = Namespace("torch.nn", {"functional": F})
+    ckpt = _optional("checkpoint", "checkpoint")
+    members["utils"] = Namespace("torch.utils", {
+        "checkpoint": Namespace("torch.utils.checkpoint", {"checkpoint": ckpt} if ckpt else {})})
+    return Namespace("torch", members)
+
+
+def functional_namespace() -> Namespace:
+    """A fresh ``torch.nn.functional`` namespace."""
+    return Namespace("torch.nn.functional", dict(registry.f_functions()))
+
+
+def make_globals() -> dict[str, Any]:
+    """The names every expression file starts with: ``torch`` and ``F`` (SPEC §1's implicit prelude)."""
+    torch = torch_namespace()
+    return {"torch": torch, "F": torch.nn.functional}

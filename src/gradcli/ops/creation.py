@@ -1,0 +1,375 @@
+"""Creation ops: tensor, zeros, ones, full, arange, linspace, eye, empty, rand*, *_like; dtype conversion.
+
+Results are leaves.  ``requires_grad=True`` on a factory makes a leaf that
+requires grad (only for floating dtypes: ``requires_grad_dtype`` otherwise).
+dtype inference of ``torch.tensor`` follows PyTorch: any float -> the default
+dtype, ints -> int64, bools -> bool.  Sizes are checked against the element
+limit before anything is allocated.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import error_class, warn
+from ._core import Node, Tensor, check_numel, dt, record
+from .registry import register
+
+
+def _size(args) -> tuple:
+    if len(args) == 1 and isinstance(args[0], (tuple, list)):
+        args = tuple(args[0])
+    out = []
+    for a in args:
+        if isinstance(a, Tensor) and a._data.ndim == 0 and not a._dtype.is_floating_point:
+            a = int(a._data)
+        if not isinstance(a, int) or isinstance(a, bool):
+            raise TypeError(f"size must be a tuple of ints, but got an element of type {type(a).__name__}")
+        if a < 0:
+            raise error_class("runtime")(f"Trying to create tensor with negative dimension {a}: {list(args)}")
+        out.append(a)
+    n = 1
+    for a in out:
+        n *= a
+    check_numel(n)
+    return tuple(out)
+
+
+def _dtype(dtype, default=None):
+    if dtype is None:
+        return default or dt.get_default_dtype()
+    if not isinstance(dtype, dt.dtype):
+        raise TypeError(f"dtype must be a torch.dtype, not {type(dtype).__name__}")
+    return dtype
+
+
+def _finish(data: np.ndarray, dtype, requires_grad: bool) -> Tensor:
+    t = Tensor._from_data(data, dtype)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _infer(value):
+    """(kind, shape) of a nested Python value: kind 0 bool, 1 int, 2 float."""
+    kind = 0
+    stack = [(value, 0)]
+    shapes: dict = {}
+    while stack:
+        v, depth = stack.pop()
+        if isinstance(v, Tensor):
+            if v._data.ndim:
+                raise TypeError("only one-element tensors can be nested inside torch.tensor([...]) here")
+            kind = max(kind, v._dtype.category)
+            continue
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int):
+            kind = max(kind, 1)
+            continue
+        if isinstance(v, float):
+            kind = 2
+            continue
+        if isinstance(v, (list, tuple)):
+            n = len(v)
+            if depth in shapes and shapes[depth] != n:
+                raise ValueError(f"expected sequence of length {shapes[depth]} at dim {depth} (got {n})")
+            shapes[depth] = n
+            for x in v:
+                stack.append((x, depth + 1))
+            continue
+        raise TypeError(f"Could not infer dtype of {type(v).__name__}")
+    return kind
+
+
+def _to_py(v):
+    if isinstance(v, Tensor):
+        return v._data.item()
+    if isinstance(v, (list, tuple)):
+        return [_to_py(x) for x in v]
+    return v
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_memory=False):
+    """torch.tensor: a new leaf holding a copy of ``data`` (number, nested list, or tensor)."""
+    if isinstance(data, Tensor):
+        warn("other", "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+                      "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
+        d = _dtype(dtype, data._dtype)
+        return _finish(np.array(data._data, dtype=d.np, copy=True), d, requires_grad)
+    kind = _infer(data)
+    default = (dt.bool_, dt.int64, dt.get_default_dtype())[kind]
+    d = _dtype(dtype, default)
+    py = _to_py(data)
+    try:
+        arr = np.array(py, dtype=np.float64 if kind == 2 else None)
+    except OverflowError:
+        raise error_class("runtime")("Overflow when unpacking long") from None
+    check_numel(arr.size)
+    if d.category == 1 and arr.dtype.kind == "f":
+        arr = np.trunc(arr)
+    return _finish(arr.astype(d.np), d, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    """torch.as_tensor: data itself when it is already a tensor of that dtype, else torch.tensor(data)."""
+    if isinstance(data, Tensor) and (dtype is None or dtype is data._dtype):
+        return data
+    if isinstance(data, Tensor):
+        return data.to(dtype)
+    return tensor(data, dtype=dtype)
+
+
+def _factory(fill):
+    def fn(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None):
+        shape = _size(size)
+        d = _dtype(dtype)
+        return _finish(fill(shape, d), d, requires_grad)
+
+    return fn
+
+
+zeros = _factory(lambda s, d: np.zeros(s, d.np))
+ones = _factory(lambda s, d: np.ones(s, d.np))
+empty = _factory(lambda s, d: np.zeros(s, d.np))
+zeros.__doc__ = "torch.zeros(*size): a leaf of zeros (default dtype)."
+ones.__doc__ = "torch.ones(*size): a leaf of ones (default dtype)."
+empty.__doc__ = "torch.empty(*size): zeros in gradcli (PyTorch leaves memory uninitialised)."
+
+
+def _scalar_dtype(v):
+    if isinstance(v, bool):
+        return dt.bool_
+    if isinstance(v, int):
+        return dt.int64
+    return dt.get_default_dtype()
+
+
+def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False):
+    """torch.full(size, fill_value): dtype from the value (bool/int64/default float) unless given."""
+    shape = _size((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value._data.item()
+    d = _dtype(dtype, _scalar_dtype(fill_value))
+    return _finish(np.full(shape, fill_value, d.np), d, requires_grad)
+
+
+def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False):
+    """torch.arange([start,] end[, step]): int64 when all arguments are ints, else the default dtype."""
+    if end is None:
+        start, end = 0, start
+    vals = [_to_py(v) for v in (start, end, step)]
+    start, end, step = vals
+    if step == 0:
+        raise error_class("runtime")("step must be nonzero")
+    if (end - start) * step < 0:
+        raise error_class("runtime")("upper bound and larger bound inconsistent with step sign")
+    all_int = all(isinstance(v, int) for v in vals)
+    d = _dtype(dtype, dt.int64 if all_int else dt.get_default_dtype())
+    n = max(0, math.ceil((end - start) / step))
+    check_numel(n)
+    if d.is_floating_point:
+        # PyTorch computes start + i * step in double, then casts
+        data = (start + np.arange(n, dtype=np.float64) * step).astype(d.np)
+    else:
+        data = (start + np.arange(n, dtype=np.int64) * step).astype(d.np)
+    return _finish(data, d, requires_grad)
+
+
+def linspace(start, end, steps, *, dtype=None, device=None, requires_grad: bool = False):
+    """torch.linspace: ``steps`` evenly spaced values from start to end (inclusive)."""
+    if not isinstance(steps, int) or steps < 0:
+        raise error_class("runtime")("number of steps must be non-negative")
+    check_numel(steps)
+    d = _dtype(dtype)
+    start, end = _to_py(start), _to_py(end)
+    if steps == 1:
+        data = np.array([start], dtype=np.float64)
+    else:
+        # PyTorch's CPU kernel fills the first half from start and the second half from end
+        step = (end - start) / (steps - 1)
+        idx = np.arange(steps, dtype=np.float64)
+        half = steps // 2
+        data = np.where(idx < half, start + step * idx, end - step * (steps - 1 - idx))
+    return _finish(data.astype(d.np), d, requires_grad)
+
+
+def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False):
+    """torch.eye(n[, m]): identity matrix."""
+    m = n if m is None else m
+    _size((n, m))
+    d = _dtype(dtype)
+    return _finish(np.eye(n, m, dtype=d.np), d, requires_grad)
+
+
+def _like(fill):
+    def fn(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None, layout=None):
+        if not isinstance(input, Tensor):
+            raise TypeError(f"argument 'input' must be Tensor, not {type(input).__name__}")
+        d = _dtype(dtype, input._dtype)
+        return _finish(fill(input._data.shape, d), d, requires_grad)
+
+    return fn
+
+
+zeros_like = _like(lambda s, d: np.zeros(s, d.np))
+ones_like = _like(lambda s, d: np.ones(s, d.np))
+empty_like = _like(lambda s, d: np.zeros(s, d.np))
+zeros_like.__doc__ = "torch.zeros_like(t): zeros with t's shape and dtype."
+ones_like.__doc__ = "torch.ones_like(t): ones with t's shape and dtype."
+
+
+def full_like(input, fill_value, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None):
+    """torch.full_like(t, value): t's shape and dtype, filled with value."""
+    d = _dtype(dtype, input._dtype)
+    return _finish(np.full(input._data.shape, _to_py(fill_value), d.np), d, requires_grad)
+
+
+# --- random ----------------------------------------------------------------------------------------
+
+
+def _gen(generator):
+    from ..autograd import random as _random
+
+    return generator if generator is not None else _random.default_generator
+
+
+def randn(*size, dtype=None, generator=None, device=None, requires_grad: bool = False):
+    """torch.randn: standard normal samples, bit-exact with PyTorch's CPU stream."""
+    shape = _size(size)
+    d = _dtype(dtype)
+    if not d.is_floating_point:
+        raise error_class("runtime")(f'"normal_kernel_cpu" not implemented for \'{d.name}\'')
+    return _finish(_gen(generator).randn(shape, d.name), d, requires_grad)
+
+
+def rand(*size, dtype=None, generator=None, device=None, requires_grad: bool = False):
+    """torch.rand: uniform samples in [0, 1), bit-exact with PyTorch's CPU stream."""
+    shape = _size(size)
+    d = _dtype(dtype)
+    return _finish(_gen(generator).rand(shape, d.name), d, requires_grad)
+
+
+def randint(low, high=None, size=None, *, dtype=None, generator=None, device=None, requires_grad: bool = False):
+    """torch.randint([low,] high, size): int64 samples in [low, high)."""
+    if size is None:
+        if isinstance(high, (tuple, list)):
+            low, high, size = 0, low, high
+        else:
+            raise TypeError("randint() missing required argument 'size'")
+    elif high is None:
+        low, high = 0, low
+    shape = _size((tuple(size),))
+    if low >= high:
+        raise error_class("runtime")(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    d = _dtype(dtype, dt.int64)
+    data = _gen(generator).randint(int(low), int(high), shape)
+    return _finish(np.asarray(data).astype(d.np), d, requires_grad)
+
+
+def randn_like(input, *, dtype=None, generator=None, requires_grad: bool = False):
+    """torch.randn_like: randn with input's shape and dtype."""
+    return randn(input._data.shape, dtype=dtype or input._dtype, requires_grad=requires_grad)
+
+
+def rand_like(input, *, dtype=None, generator=None, requires_grad: bool = False):
+    """torch.rand_like: rand with input's shape and dtype."""
+    return rand(input._data.shape, dtype=dtype or input._dtype, requires_grad=requires_grad)
+
+
+def randint_like(input, low, high=None, *, dtype=None):
+    """torch.randint_like(input, [low,] high)."""
+    if high is None:
+        low, high = 0, low
+    return randint(low, high, input._data.shape, dtype=dtype or input._dtype)
+
+
+def manual_seed(seed):
+    """torch.manual_seed(n): seed the default generator."""
+    if isinstance(seed, Tensor):
+        seed = int(seed)
+    if not isinstance(seed, int):
+        raise TypeError(f"manual_seed expected an int, got {type(seed).__name__}")
+    from ..autograd import random as _random
+
+    return _random.manual_seed(seed)
+
+
+
+
+# --- dtype conversion ---------------------------------------------------------------------------
+
+
+class ToCopyBackward0(Node):
+    __slots__ = ("dtype",)
+    formula = "self: grad.to(self.dtype)"
+
+    def apply(self, grads):
+        return (grads[0].to(self.dtype),)
+
+
+def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=False):
+    """Tensor.to(dtype) (ToCopyBackward0); input itself when nothing changes and copy=False."""
+    for a in args:
+        if isinstance(a, dt.dtype):
+            dtype = a
+        elif isinstance(a, Tensor):
+            dtype = a._dtype
+        elif isinstance(a, str) and a == "cpu":
+            pass
+        else:
+            raise TypeError(f"to() received an invalid combination of arguments: {type(a).__name__}")
+    if dtype is None or (dtype is input._dtype and not copy):
+        return input
+    out, node = record(ToCopyBackward0, input._data.astype(dtype.np), dtype,
+                       (input if dtype.is_floating_point else None,))
+    if node is not None:
+        node.dtype = input._dtype
+    return out
+
+
+def _conv(d):
+    def fn(input, memory_format=None):
+        return to(input, d)
+
+    fn.__doc__ = f"Tensor.to({d})"
+    return fn
+
+
+def type_(input, dtype=None):
+    """Tensor.type(dtype): convert, or with no argument the type name ('torch.FloatTensor')."""
+    if dtype is None:
+        return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "int64": "torch.LongTensor",
+                "int32": "torch.IntTensor", "bool": "torch.BoolTensor", "float16": "torch.HalfTensor"}.get(
+            input._dtype.name, "torch.Tensor")
+    return to(input, dtype)
+
+
+register("tensor", tensor, "creation", methods=())
+register("as_tensor", as_tensor, "creation", methods=())
+register("zeros", zeros, "creation", methods=())
+register("ones", ones, "creation", methods=())
+register("empty", empty, "creation", methods=())
+register("full", full, "creation", methods=())
+register("arange", arange, "creation", methods=())
+register("linspace", linspace, "creation", methods=())
+register("eye", eye, "creation", methods=())
+register("zeros_like", zeros_like, "creation", methods=())
+register("ones_like", ones_like, "creation", methods=())
+register("empty_like", empty_like, "creation", methods=())
+register("full_like", full_like, "creation", methods=())
+register("randn", randn, "random", methods=())
+register("rand", rand, "random", methods=())
+register("randint", randint, "random", methods=())
+register("randn_like", randn_like, "random", methods=())
+register("rand_like", rand_like, "random", methods=())
+register("randint_like", randint_like, "random", methods=())
+register("manual_seed", manual_seed, "random", methods=())
+register("to", to, "conversion", torch=(), nodes=("ToCopyBackward0",), formula=ToCopyBackward0.formula,
+         sample=None)
+for _n, _d in (("float", dt.float32), ("double", dt.float64), ("half", dt.float16), ("long", dt.int64),
+               ("int", dt.int32), ("bool", dt.bool_)):
+    register(_n, _conv(_d), "conversion", torch=(), nodes=("ToCopyBackward0",), formula=ToCopyBackward0.formula)
+register("type", type_, "conversion", torch=())

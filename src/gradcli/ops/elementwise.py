@@ -1,0 +1,805 @@
+"""Elementwise ops: arithmetic, comparisons, unary math, clamp/maximum/minimum/where.
+
+Each op's forward and its backward node sit together.  Derivative rules are
+PyTorch's (tools/autograd/derivatives.yaml), written with gradcli's own
+differentiable ops so ``create_graph=True`` gives higher derivatives.
+Broadcasting is undone by the engine, so rules are shape-naive.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._core import Node, Tensor, dt, mode, record, result_dtype, saved, shape_error
+from .registry import register
+
+_SCALARS = (bool, int, float)
+
+
+def _arr(x):
+    return x._data if isinstance(x, Tensor) else x
+
+
+def _t(x):
+    return x if isinstance(x, Tensor) else None
+
+
+def _compute(npfn, a, b, dtype):
+    ad = a._data if isinstance(a, Tensor) else a
+    bd = b._data if isinstance(b, Tensor) else b
+    try:
+        if dtype.category == 0:
+            out = npfn(ad, bd)
+        else:
+            out = npfn(ad, bd, dtype=dtype.np)
+    except ValueError:
+        raise shape_error(np.shape(ad), np.shape(bd)) from None
+    if type(out) is not np.ndarray:
+        out = np.asarray(out)
+    return out
+
+
+def _check_operands(a, b):
+    if not isinstance(a, (Tensor,) + _SCALARS) or not isinstance(b, (Tensor,) + _SCALARS):
+        bad = b if isinstance(a, (Tensor,) + _SCALARS) else a
+        raise TypeError(f"unsupported operand type(s): expected a Tensor or a number, got {type(bad).__name__}")
+
+
+def _binary_dtype(a, b):
+    # fast path: same dtype tensors, or float tensor with a Python number
+    if isinstance(a, Tensor):
+        if isinstance(b, Tensor):
+            if a._dtype is b._dtype:
+                return a._dtype
+        elif type(b) is float or type(b) is int:
+            if a._dtype.is_floating_point:
+                return a._dtype
+    _check_operands(a, b)
+    return result_dtype(a, b)
+
+
+# --- add / sub ------------------------------------------------------------------------
+
+
+class AddBackward0(Node):
+    __slots__ = ("alpha",)
+    formula = "self: grad; other: grad * alpha"
+
+    def apply(self, grads):
+        g = grads[0]
+        a = self.alpha
+        return (g, g if a == 1 else g * a)
+
+
+class SubBackward0(Node):
+    __slots__ = ("alpha",)
+    formula = "self: grad; other: -grad * alpha"
+
+    def apply(self, grads):
+        g = grads[0]
+        a = self.alpha
+        return (g, -g if a == 1 else g * -a)
+
+
+class RsubBackward1(Node):
+    __slots__ = ("alpha",)
+    formula = "self: -grad * alpha"
+
+    def apply(self, grads):
+        g = grads[0]
+        return (-g if self.alpha == 1 else g * -self.alpha,)
+
+
+def add(input, other, *, alpha=1):
+    """input + alpha * other, with broadcasting and type promotion (AddBackward0)."""
+    dtype = _binary_dtype(input, other)
+    if not isinstance(input, Tensor):
+        input, other = other, input
+    o = other if alpha == 1 else (other * alpha if isinstance(other, Tensor) else other * alpha)
+    data = _compute(np.add, input, o, dtype)
+    out, node = record(AddBackward0, data, dtype, (input, _t(other)))
+    if node is not None:
+        node.alpha = alpha
+    return out
+
+
+def sub(input, other, *, alpha=1):
+    """input - alpha * other (SubBackward0); a Python number minus a tensor is rsub (RsubBackward1)."""
+    dtype = _binary_dtype(input, other)
+    if not isinstance(input, Tensor):
+        return rsub(other, input, alpha=alpha)
+    if dtype is dt.bool_:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported.")
+    o = other if alpha == 1 else other * alpha
+    data = _compute(np.subtract, input, o, dtype)
+    out, node = record(SubBackward0, data, dtype, (input, _t(other)))
+    if node is not None:
+        node.alpha = alpha
+    return out
+
+
+def rsub(input, other, *, alpha=1):
+    """other - alpha * input (RsubBackward1 when other is a number)."""
+    dtype = _binary_dtype(input, other)
+    if isinstance(other, Tensor):
+        return sub(other, input, alpha=alpha)
+    i = input if alpha == 1 else input * alpha
+    data = _compute(np.subtract, other, i, dtype)
+    out, node = record(RsubBackward1, data, dtype, (input,))
+    if node is not None:
+        node.alpha = alpha
+    return out
+
+
+# --- mul / div --------------------------------------------------------------------------
+
+
+class MulBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad * other; other: grad * self"
+
+    def apply(self, grads):
+        g = grads[0]
+        n = self._needs
+        return (g * self._unpack(1) if n[0] else None,
+                g * self._unpack(0) if len(n) > 1 and n[1] else None)
+
+
+def mul(input, other):
+    """input * other, elementwise with broadcasting (MulBackward0)."""
+    dtype = _binary_dtype(input, other)
+    if not isinstance(input, Tensor):
+        input, other = other, input
+    data = _compute(np.multiply, input, other, dtype)
+    out, node = record(MulBackward0, data, dtype, (input, _t(other)))
+    if node is not None:
+        node._save(saved(input, isinstance(other, Tensor) and other._requires_grad),
+                   saved(other, input._requires_grad))
+    return out
+
+
+class DivBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad / other; other: -grad * self / (other * other)"
+
+    def apply(self, grads):
+        g = grads[0]
+        n = self._needs
+        other = self._unpack(1)
+        ga = g / other if n[0] else None
+        gb = None
+        if len(n) > 1 and n[1]:
+            gb = -g * self._unpack(0) / (other * other)
+        return (ga, gb)
+
+
+def _div_dtype(input, other):
+    d = _binary_dtype(input, other)
+    return d if d.is_floating_point else dt.get_default_dtype()
+
+
+def div(input, other, *, rounding_mode=None):
+    """True division input / other (ints give the default float dtype) (DivBackward0)."""
+    if rounding_mode == "floor":
+        return floor_divide(input, other)
+    if rounding_mode == "trunc":
+        q = div(input, other)
+        return q.trunc() if q._dtype.is_floating_point and _binary_dtype(input, other).is_floating_point else q.trunc().to(_binary_dtype(input, other))
+    if not isinstance(input, Tensor):
+        return mul(reciprocal(other), input)
+    dtype = _div_dtype(input, other)
+    data = _compute(np.true_divide, input, other, dtype)
+    out, node = record(DivBackward0, data, dtype, (input, _t(other)))
+    if node is not None:
+        node._save(saved(input, isinstance(other, Tensor) and other._requires_grad), saved(other))
+    return out
+
+
+def rdiv(input, other):
+    """other / input for a Python number ``other`` (PyTorch: reciprocal(input) * other, MulBackward0)."""
+    return mul(reciprocal(input), other)
+
+
+class NotImplemented_(Node):
+    __slots__ = ("op",)
+
+    def name(self):
+        return "torch::autograd::NotImplemented"
+
+    def apply(self, grads):
+        from ..errors import error_class
+
+        raise error_class("runtime")(f"the derivative for '{self.op}' is not implemented.")
+
+
+NotImplemented_.__name__ = "NotImplemented"
+NotImplemented_.__qualname__ = "NotImplemented"
+
+
+def floor_divide(input, other):
+    """input // other, rounding toward negative infinity; not differentiable (as PyTorch)."""
+    dtype = _binary_dtype(input, other)
+    data = _compute(np.floor_divide, input, other, dtype)
+    out, node = record(NotImplemented_, data, dtype, (_t(input), _t(other)))
+    if node is not None:
+        node.op = "floor_divide"
+    return out
+
+
+class RemainderBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad; other: -grad * self.div(other, rounding_mode='floor')"
+
+    def apply(self, grads):
+        g = grads[0]
+        n = self._needs
+        gb = None
+        if len(n) > 1 and n[1]:
+            gb = -g * floor_divide(self._unpack(0), self._unpack(1))
+        return (g if n[0] else None, gb)
+
+
+def remainder(input, other):
+    """Python-style modulus (sign of the divisor) (RemainderBackward0)."""
+    dtype = _binary_dtype(input, other)
+    data = _compute(np.remainder, input, other, dtype)
+    if not isinstance(input, Tensor):
+        return Tensor._from_data(data, dtype)
+    out, node = record(RemainderBackward0, data, dtype, (input, _t(other)))
+    if node is not None:
+        node._save(saved(input), saved(other))
+    return out
+
+
+# --- pow --------------------------------------------------------------------------------
+
+
+class PowBackward0(Node):
+    __slots__ = ("exponent",)
+    formula = "self: grad * exponent * self.pow(exponent - 1)  (0 where exponent == 0)"
+
+    def apply(self, grads):
+        g = grads[0]
+        e = self.exponent
+        if e == 0:
+            from .creation import zeros_like
+
+            return (zeros_like(g),)
+        s = self._unpack(0)
+        return (g * (s.pow(e - 1) * e),)
+
+
+class PowBackward1(Node):
+    __slots__ = ()
+    formula = "self: grad * exponent * self.pow(exponent - 1); exponent: grad * result * self.log() (0 where self == 0 and exponent >= 0)"
+
+    def apply(self, grads):
+        g = grads[0]
+        n = self._needs
+        s = self._unpack(0)
+        e = self._unpack(1)
+        ga = gb = None
+        if n[0]:
+            ga = g * (e * s.pow(e - 1))
+            ga = where((e == 0), 0.0, ga)
+        if n[1]:
+            r = s.pow(e)
+            gb = where((s == 0) & (e >= 0), 0.0, g * (r * s.log()))
+        return (ga, gb)
+
+
+class PowBackward2(Node):
+    __slots__ = ("base",)
+    formula = "exponent: grad * result * log(self)  (self a number; 0 where self == 0 and exponent >= 0)"
+
+    def apply(self, grads):
+        g = grads[0]
+        e = self._unpack(0)
+        b = self.base
+        if b == 0:
+            return (where(e >= 0, 0.0, g * (pow(b, e) * math.log(b) if b > 0 else float("nan"))),)
+        return (g * (pow(b, e) * math.log(b)) if b > 0 else g * float("nan"),)
+
+
+def pow(input, exponent):
+    """input ** exponent (PowBackward0 for a number exponent, PowBackward1 for tensors, PowBackward2 for a
+    number base).  Integer tensors to non-negative integer powers stay integer."""
+    if not isinstance(input, Tensor):
+        dtype = _binary_dtype(input, exponent)
+        data = _compute(np.power, input, exponent, dtype)
+        out, node = record(PowBackward2, data, dtype, (exponent,))
+        if node is not None:
+            node.base = input
+            node._save(saved(exponent))
+        return out
+    dtype = _binary_dtype(input, exponent)
+    if isinstance(exponent, Tensor):
+        if not dtype.is_floating_point and np.any(exponent._data < 0):
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        data = _compute(np.power, input, exponent, dtype)
+        out, node = record(PowBackward1, data, dtype, (input, exponent))
+        if node is not None:
+            node._save(saved(input), saved(exponent))
+        return out
+    if not dtype.is_floating_point and exponent < 0:
+        from ..errors import error_class
+
+        raise error_class("runtime")("Integers to negative integer powers are not allowed.")
+    if dtype.is_floating_point and exponent == 2:
+        data = np.square(input._data, dtype=dtype.np)
+    else:
+        data = _compute(np.power, input, exponent, dtype)
+    out, node = record(PowBackward0, data, dtype, (input,))
+    if node is not None:
+        node.exponent = exponent
+        node._save(saved(input))
+    return out
+
+
+def rpow(input, other):
+    """other ** input for a Python number ``other`` (PowBackward2)."""
+    return pow(other, input)
+
+
+def square(input):
+    """input ** 2 (PowBackward0)."""
+    return pow(input, 2)
+
+
+# --- unary ops -----------------------------------------------------------------------------
+
+
+def _float_dtype(t: Tensor):
+    return t._dtype if t._dtype.is_floating_point else dt.get_default_dtype()
+
+
+def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name=None, methods=None,
+           torch_names=None, sample_domain=None):
+    """Define and register a unary op: forward npfn, backward ``rule(grad, self, result)``."""
+    node_cls = type(node_name or f"{name.capitalize()}Backward0", (Node,), {
+        "__slots__": (), "formula": formula,
+        "apply": (lambda self, grads: (rule(grads[0], self._unpack(0) if save == "self" else None,
+                                            self._unpack(0) if save == "result" else None),)),
+    })
+    node_cls.__module__ = __name__
+
+    def fn(input):
+        if not isinstance(input, Tensor):
+            raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
+        dtype = input._dtype if keeps_int else _float_dtype(input)
+        d = input._data
+        if d.dtype != dtype.np:
+            d = d.astype(dtype.np)
+        data = npfn(d)
+        if type(data) is not np.ndarray:
+            data = np.asarray(data, dtype=dtype.np)
+        out, node = record(node_cls, data, dtype, (input,))
+        if node is not None:
+            if save == "self":
+                node._save(saved(input))
+            elif save == "result":
+                node._save(SavedOutput(out))
+        return out
+
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise {name} ({node_cls.__name__}: {formula})."
+    register(name, fn, "elementwise", torch=torch_names or (name,), methods=methods or (name,),
+             nodes=(node_cls.__name__,), formula=formula, sample=sample_domain or "any")
+    return fn, node_cls
+
+
+def SavedOutput(t):
+    from ..autograd.graph import SavedTensor
+
+    return SavedTensor(t, is_output=True)
+
+
+def _zeros(g):
+    from .creation import zeros_like
+
+    return zeros_like(g)
+
+
+neg, NegBackward0 = _unary("neg", np.negative, lambda g, s, r: -g, "self: -grad", save=None, keeps_int=True,
+                           methods=("neg", "negative"), torch_names=("neg", "negative"))
+exp, ExpBackward0 = _unary("exp", np.exp, lambda g, s, r: g * r, "self: grad * result", save="result")
+log, LogBackward0 = _unary("log", np.log, lambda g, s, r: g / s, "self: grad / self", sample_domain="positive")
+log1p, Log1PBackward0 = _unary("log1p", np.log1p, lambda g, s, r: g / (s + 1), "self: grad / (self + 1)",
+                               node_name="Log1PBackward0", sample_domain="positive")
+log2, _ = _unary("log2", np.log2, lambda g, s, r: g / (s * math.log(2.0)), "self: grad / (self * ln 2)",
+                 sample_domain="positive")
+log10, _ = _unary("log10", np.log10, lambda g, s, r: g / (s * math.log(10.0)), "self: grad / (self * ln 10)",
+                  sample_domain="positive")
+exp2, _ = _unary("exp2", np.exp2, lambda g, s, r: g * r * math.log(2.0), "self: grad * result * ln 2",
+                 save="result")
+expm1, _ = _unary("expm1", np.expm1, lambda g, s, r: g * (r + 1), "self: grad * (result + 1)", save="result")
+sqrt, SqrtBackward0 = _unary("sqrt", np.sqrt, lambda g, s, r: g / (2 * r), "self: grad / (2 * result)",
+                             save="result", sample_domain="positive")
+rsqrt, _ = _unary("rsqrt", lambda a: 1 / np.sqrt(a), lambda g, s, r: -0.5 * g * r.pow(3),
+                  "self: -0.5 * grad * result.pow(3)", save="result", sample_domain="positive")
+sin, SinBackward0 = _unary("sin", np.sin, lambda g, s, r: g * s.cos(), "self: grad * self.cos()")
+cos, CosBackward0 = _unary("cos", np.cos, lambda g, s, r: g * -s.sin(), "self: grad * -self.sin()")
+tan, TanBackward0 = _unary("tan", np.tan, lambda g, s, r: g * (1 + r * r), "self: grad * (1 + result.pow(2))",
+                           save="result")
+tanh, TanhBackward0 = _unary("tanh", np.tanh, lambda g, s, r: g * (1 - r * r),
+                             "self: grad * (1 - result.pow(2))", save="result")
+sinh, _ = _unary("sinh", np.sinh, lambda g, s, r: g * s.cosh(), "self: grad * self.cosh()")
+cosh, _ = _unary("cosh", np.cosh, lambda g, s, r: g * s.sinh(), "self: grad * self.sinh()")
+asin, _ = _unary("asin", np.arcsin, lambda g, s, r: g * (1 - s * s).rsqrt(), "self: grad * (1 - self^2)^-1/2",
+                 sample_domain="unit", methods=("asin", "arcsin"), torch_names=("asin", "arcsin"))
+acos, _ = _unary("acos", np.arccos, lambda g, s, r: g * -(1 - s * s).rsqrt(), "self: grad * -(1 - self^2)^-1/2",
+                 sample_domain="unit", methods=("acos", "arccos"), torch_names=("acos", "arccos"))
+atan, _ = _unary("atan", np.arctan, lambda g, s, r: g / (s * s + 1), "self: grad / (self^2 + 1)",
+                 methods=("atan", "arctan"), torch_names=("atan", "arctan"))
+
+
+def _sigmoid_np(a):
+    # numerically stable logistic, as PyTorch's kernel
+    return np.where(a >= 0, 1 / (1 + np.exp(-a)), np.exp(a) / (1 + np.exp(a))).astype(a.dtype)
+
+
+sigmoid, SigmoidBackward0 = _unary("sigmoid", _sigmoid_np, lambda g, s, r: g * (r * (1 - r)),
+                                   "self: grad * result * (1 - result)", save="result")
+
+
+def _relu_np(a):
+    return np.maximum(a, 0).astype(a.dtype, copy=False)
+
+
+def _erf_np(a):
+    v = np.vectorize(math.erf, otypes=[np.float64])(a.astype(np.float64)) if a.size else a.astype(np.float64)
+    return v.astype(a.dtype)
+
+
+relu, ReluBackward0 = _unary("relu", _relu_np, lambda g, s, r: g * (r > 0), "self: grad * (result > 0)",
+                             save="result", keeps_int=True)
+erf, _ = _unary("erf", _erf_np, lambda g, s, r: g * (2 / math.sqrt(math.pi)) * (-(s * s)).exp(),
+                "self: 2/sqrt(pi) * exp(-self^2) * grad")
+reciprocal, ReciprocalBackward0 = _unary("reciprocal", lambda a: 1 / a, lambda g, s, r: -g * (r * r),
+                                         "self: -grad * (result * result)", save="result",
+                                         sample_domain="positive")
+abs_, AbsBackward0 = _unary("abs", np.abs, lambda g, s, r: g * s.sign(), "self: grad * self.sgn()",
+                            keeps_int=True, methods=("abs", "absolute", "__abs__"), torch_names=("abs", "absolute"),
+                            sample_domain="nonzero")
+sign, SignBackward0 = _unary("sign", np.sign, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
+                             keeps_int=True)
+floor, _ = _unary("floor", np.floor, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
+                  keeps_int=True)
+ceil, _ = _unary("ceil", np.ceil, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None, keeps_int=True)
+round_, _ = _unary("round", np.round, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
+                   keeps_int=True)
+trunc, _ = _unary("trunc", np.trunc, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
+                  keeps_int=True)
+frac, _ = _unary("frac", lambda a: a - np.trunc(a), lambda g, s, r: g, "self: grad", save=None)
+
+
+# --- clamp / maximum / minimum / where -------------------------------------------------------------
+
+
+class ClampBackward1(Node):
+    __slots__ = ("min", "max")
+    formula = "self: grad * ((self >= min) & (self <= max))"
+
+    def apply(self, grads):
+        s = self._unpack(0)
+        mask = None
+        if self.min is not None:
+            mask = s >= self.min
+        if self.max is not None:
+            m2 = s <= self.max
+            mask = m2 if mask is None else mask & m2
+        return (grads[0] * mask,)
+
+
+class ClampBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad where min <= self <= max; min: grad where self < min; max: grad where self > max"
+
+    def apply(self, grads):
+        g = grads[0]
+        s = self._unpack(0)
+        lo = self._unpack(1)
+        hi = self._unpack(2)
+        keep = None
+        glo = ghi = None
+        if lo is not None:
+            keep = s >= lo
+            glo = g * (s < lo)
+        if hi is not None:
+            k2 = s <= hi
+            keep = k2 if keep is None else keep & k2
+            ghi = g * (s > hi)
+            if glo is not None:
+                glo = glo * (lo <= hi)
+        return (g * keep, glo, ghi)
+
+
+def clamp(input, min=None, max=None):
+    """Clamp into [min, max] (ClampBackward1 for number bounds; the gradient passes at the bounds)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        dtype = result_dtype(input, *(x for x in (min, max) if x is not None))
+        d = input._data
+        if min is not None:
+            d = np.maximum(d, _arr(min))
+        if max is not None:
+            d = np.minimum(d, _arr(max))
+        out, node = record(ClampBackward0, d, dtype, (input, _t(min), _t(max)))
+        if node is not None:
+            node._save(saved(input), saved(min), saved(max))
+        return out
+    dtype = input._dtype if (input._dtype.is_floating_point or not any(isinstance(v, float) for v in (min, max))) \
+        else dt.get_default_dtype()
+    d = input._data
+    if min is not None and max is not None:
+        d = np.minimum(np.maximum(d, min), max)
+    elif min is not None:
+        d = np.maximum(d, min)
+    else:
+        d = np.minimum(d, max)
+    out, node = record(ClampBackward1, d, dtype, (input,))
+    if node is not None:
+        node.min = min
+        node.max = max
+        node._save(saved(input))
+    return out
+
+
+def clamp_min(input, min):
+    """clamp(input, min=min) (ClampMinBackward0)."""
+    out = clamp(input, min=min)
+    if out._grad_fn is not None and not isinstance(min, Tensor):
+        out._grad_fn.__class__ = ClampMinBackward0
+    return out
+
+
+class ClampMinBackward0(ClampBackward1):
+    __slots__ = ()
+
+
+class ClampMaxBackward0(ClampBackward1):
+    __slots__ = ()
+
+
+def clamp_max(input, max):
+    """clamp(input, max=max) (ClampMaxBackward0)."""
+    out = clamp(input, max=max)
+    if out._grad_fn is not None and not isinstance(max, Tensor):
+        out._grad_fn.__class__ = ClampMaxBackward0
+    return out
+
+
+class MaximumBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad where self > other, grad/2 on ties; other: likewise"
+
+    def apply(self, grads):
+        g = grads[0]
+        a = self._unpack(0)
+        b = self._unpack(1)
+        half = g / 2
+        ga = where(a == b, half, g * (a > b))
+        gb = where(a == b, half, g * (b > a))
+        return (ga, gb)
+
+
+class MinimumBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad where self < other, grad/2 on ties; other: likewise"
+
+    def apply(self, grads):
+        g = grads[0]
+        a = self._unpack(0)
+        b = self._unpack(1)
+        half = g / 2
+        ga = where(a == b, half, g * (a < b))
+        gb = where(a == b, half, g * (b < a))
+        return (ga, gb)
+
+
+def maximum(input, other):
+    """Elementwise maximum of two tensors; ties split the gradient equally (MaximumBackward0)."""
+    dtype = result_dtype(input, other)
+    data = _compute(np.maximum, input, other, dtype)
+    out, node = record(MaximumBackward0, data, dtype, (input, other))
+    if node is not None:
+        node._save(saved(input), saved(other))
+    return out
+
+
+def minimum(input, other):
+    """Elementwise minimum of two tensors; ties split the gradient equally (MinimumBackward0)."""
+    dtype = result_dtype(input, other)
+    data = _compute(np.minimum, input, other, dtype)
+    out, node = record(MinimumBackward0, data, dtype, (input, other))
+    if node is not None:
+        node._save(saved(input), saved(other))
+    return out
+
+
+class WhereBackward0(Node):
+    __slots__ = ()
+    formula = "self: where(condition, grad, 0); other: where(condition, 0, grad)"
+
+    def apply(self, grads):
+        g = grads[0]
+        c = self._unpack(0)
+        n = self._needs
+        return (where(c, g, 0.0) if n[0] else None, where(c, 0.0, g) if len(n) > 1 and n[1] else None)
+
+
+def where(condition, input, other):
+    """Pick from input where condition, else other (WhereBackward0)."""
+    dtype = result_dtype(*(x for x in (input, other)))
+    c = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    try:
+        data = np.where(c, _arr(input), _arr(other)).astype(dtype.np, copy=False)
+    except ValueError:
+        raise shape_error(np.shape(c), np.shape(_arr(input))) from None
+    out, node = record(WhereBackward0, data, dtype, (_t(input), _t(other)))
+    if node is not None:
+        node._save(condition if isinstance(condition, Tensor) else Tensor._from_data(c, dt.bool_))
+    return out
+
+
+# --- comparisons and logic (not differentiable) --------------------------------------------
+
+
+def _cmp(npfn, name):
+    def fn(input, other):
+        if not isinstance(other, (Tensor,) + _SCALARS):
+            return NotImplemented if name.startswith("__") else _bad(other)
+        dtype = result_dtype(input, other)
+        a = input._data if isinstance(input, Tensor) else input
+        b = other._data if isinstance(other, Tensor) else other
+        if dtype.category:
+            a = a.astype(dtype.np, copy=False) if isinstance(a, np.ndarray) else a
+            b = b.astype(dtype.np, copy=False) if isinstance(b, np.ndarray) else b
+        try:
+            data = npfn(a, b)
+        except ValueError:
+            raise shape_error(np.shape(a), np.shape(b)) from None
+        return Tensor._from_data(np.asarray(data), dt.bool_)
+
+    fn.__name__ = name
+    fn.__doc__ = f"Elementwise comparison ({name}); a bool tensor, not differentiable."
+    return fn
+
+
+def _bad(x):
+    raise TypeError(f"expected a Tensor or a number, got {type(x).__name__}")
+
+
+eq = _cmp(np.equal, "eq")
+ne = _cmp(np.not_equal, "ne")
+lt = _cmp(np.less, "lt")
+le = _cmp(np.less_equal, "le")
+gt = _cmp(np.greater, "gt")
+ge = _cmp(np.greater_equal, "ge")
+
+
+def _logic(npfn, name):
+    def fn(input, other):
+        if not isinstance(other, (Tensor, bool, int)):
+            return NotImplemented
+        a = input._data
+        b = other._data if isinstance(other, Tensor) else other
+        if input._dtype.is_floating_point or (isinstance(other, Tensor) and other._dtype.is_floating_point):
+            raise TypeError(f"{name} is only supported for integer and bool tensors")
+        dtype = result_dtype(input, other)
+        return Tensor._from_data(np.asarray(npfn(a, b)).astype(dtype.np), dtype)
+
+    fn.__name__ = name
+    return fn
+
+
+bitwise_and = _logic(np.bitwise_and, "bitwise_and")
+bitwise_or = _logic(np.bitwise_or, "bitwise_or")
+bitwise_xor = _logic(np.bitwise_xor, "bitwise_xor")
+
+
+def logical_not(input):
+    """Elementwise not; a bool tensor."""
+    return Tensor._from_data(np.logical_not(input._data), dt.bool_)
+
+
+def bitwise_not(input):
+    """~input for bool/int tensors."""
+    if input._dtype.is_floating_point:
+        raise TypeError("~ (bitwise_not) is only supported for integer and bool tensors")
+    return Tensor._from_data(np.invert(input._data), input._dtype)
+
+
+def logical_and(input, other):
+    return Tensor._from_data(np.logical_and(input._data, _arr(other)), dt.bool_)
+
+
+def logical_or(input, other):
+    return Tensor._from_data(np.logical_or(input._data, _arr(other)), dt.bool_)
+
+
+def isnan(input):
+    return Tensor._from_data(np.isnan(input._data), dt.bool_)
+
+
+def isinf(input):
+    return Tensor._from_data(np.isinf(input._data), dt.bool_)
+
+
+def isfinite(input):
+    return Tensor._from_data(np.isfinite(input._data), dt.bool_)
+
+
+def _r(fn):
+    def r(self, other):
+        return fn(other, self)
+
+    r.__name__ = "r" + fn.__name__
+    return r
+
+
+def _binop_method(fn):
+    def m(self, other):
+        if not isinstance(other, (Tensor,) + _SCALARS):
+            return NotImplemented
+        return fn(self, other)
+
+    m.__name__ = fn.__name__
+    return m
+
+
+_S = "binary"
+register("add", add, "elementwise", methods=("add", "__add__", "__radd__"), nodes=("AddBackward0",),
+         formula=AddBackward0.formula, sample=_S)
+register("sub", sub, "elementwise", torch=("sub", "subtract"), methods=("sub", "subtract", "__sub__"),
+         nodes=("SubBackward0",), formula=SubBackward0.formula, sample=_S)
+register("rsub", rsub, "elementwise", methods=("__rsub__",), nodes=("RsubBackward1",),
+         formula=RsubBackward1.formula, sample="scalar_first")
+register("mul", mul, "elementwise", torch=("mul", "multiply"),
+         methods=("mul", "multiply", "__mul__", "__rmul__"), nodes=("MulBackward0",),
+         formula=MulBackward0.formula, sample=_S)
+register("div", div, "elementwise", torch=("div", "divide", "true_divide"),
+         methods=("div", "divide", "true_divide", "__truediv__"), nodes=("DivBackward0",),
+         formula=DivBackward0.formula, sample="binary_nonzero")
+register("rdiv", rdiv, "elementwise", torch=(), methods=("__rtruediv__",), nodes=("MulBackward0",),
+         formula="number / self = reciprocal(self) * number", sample="scalar_first_nonzero")
+register("floor_divide", floor_divide, "elementwise", methods=("floor_divide", "__floordiv__"),
+         nodes=("NotImplemented",), formula="", sample=None)
+register("rfloordiv", _r(floor_divide), "elementwise", torch=(), methods=("__rfloordiv__",), sample=None)
+register("remainder", remainder, "elementwise", torch=("remainder", "fmod_"),
+         methods=("remainder", "__mod__"), nodes=("RemainderBackward0",), formula=RemainderBackward0.formula,
+         sample=None)
+register("rmod", _r(remainder), "elementwise", torch=(), methods=("__rmod__",), sample=None)
+register("pow", pow, "elementwise", methods=("pow", "__pow__"), nodes=("PowBackward0", "PowBackward1"),
+         formula=PowBackward1.formula, sample="pow")
+register("rpow", rpow, "elementwise", torch=(), methods=("__rpow__",), nodes=("PowBackward2",),
+         formula=PowBackward2.formula, sample="scalar_first")
+register("square", square, "elementwise", nodes=("PowBackward0",), formula="self: 2 * grad * self", sample="any")
+register("clamp", clamp, "elementwise", torch=("clamp", "clip"), methods=("clamp", "clip"),
+         nodes=("ClampBackward1", "ClampBackward0"), formula=ClampBackward1.formula, sample="clamp")
+register("clamp_min", clamp_min, "elementwise", nodes=("ClampMinBackward0",), formula=ClampBackward1.formula)
+register("clamp_max", clamp_max, "elementwise", nodes=("ClampMaxBackward0",), formula=ClampBackward1.formula)
+register("maximum", maximum, "elementwise", nodes=("MaximumBackward0",), formula=MaximumBackward0.formula,
+         sample="binary")
+register("minimum", minimum, "elementwise", nodes=("MinimumBackward0",), formula=MinimumBackward0.formula,
+         sample="binary")
+register("where", where, "elementwise", nodes=("WhereBackward0",), formula=WhereBackward0.formula,
+         sample="where")
+for _n, _f, _d in (("eq", eq, "__eq__"), ("ne", ne, "__ne__"), ("lt", lt, "__lt__"), ("le", le, "__le__"),
+                   ("gt", gt, "__gt__"), ("ge", ge, "__ge__")):
+    register(_n, _f, "comparison", methods=(_n, _d), formula="")
+register("bitwise_and", bitwise_and, "logic", methods=("bitwise_and", "__and__", "__rand__", "logical_and_"))
+register("bitwise_or", bitwise_or, "logic", methods=("bitwise_or", "__or__", "__ror__"))
+register("bitwise_xor", bitwise_xor, "logic", methods=("bitwise_xor", "__xor__", "__rxor__"))
+register("bitwise_not", bitwise_not, "logic", methods=("bitwise_not", "__invert__"))
+register("logical_not", logical_not, "logic")
+register("logical_and", logical_and, "logic")
+register("logical_or", logical_or, "logic")
+register("isnan", isnan, "comparison")
+register("isinf", isinf, "comparison")
+register("isfinite", isfinite, "comparison")
+register("neg_op", neg, "elementwise", torch=(), methods=("__neg__",), nodes=("NegBackward0",), formula="self: -grad")
+register("pos_op", lambda self: self, "elementwise", torch=(), methods=("__pos__",))

@@ -1,0 +1,439 @@
+"""In-place ops: ``add_ sub_ mul_ div_ pow_ zero_ fill_ clamp_ copy_``, ``x[i] = v``, ``+= -= *= /=``.
+
+PyTorch's rules (torch/csrc/autograd/VariableTypeUtils.h, variable.cpp):
+
+* with grad enabled, an in-place op on a leaf that requires grad (or on a
+  view of one) raises ``leaf_inplace`` before anything changes;
+* every in-place op bumps the version counter shared by a tensor, its views
+  and its ``detach()``-es; a saved tensor whose version changed makes the
+  backward that unpacks it fail with ``inplace_modified``;
+* the tensor's history is rebased: its ``grad_fn`` becomes the op's node,
+  whose first edge is the old history.  On a view, the *base* gets a
+  ``CopySlices`` node wrapping the op's node, and the view gets
+  ``AsStridedBackward0`` pointing at the base's new history.
+
+An op's node is built by running the out-of-place op on an alias of the old
+value (a copy, so the saved "self" is the value before the change), then the
+result is written into the tensor's storage.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.grad_mode import state as mode
+from ..errors import error_class
+from ._core import Node, Tensor, dt, edge, record
+from .registry import register
+
+
+def check_inplace(t: Tensor) -> None:
+    """Raise ``leaf_inplace`` when grad mode is on and t is (a view of) a leaf that requires grad."""
+    if not mode.enabled:
+        return
+    if t._grad_fn is None and t._requires_grad:
+        if t._base is not None:
+            raise error_class("leaf_inplace")(
+                "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+        raise error_class("leaf_inplace")(
+            "a leaf Variable that requires grad is being used in an in-place operation.")
+    b = t._base
+    if b is not None and b._grad_fn is None and b._requires_grad:
+        raise error_class("leaf_inplace")(
+            "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def _alias(t: Tensor) -> Tensor:
+    """A stand-in for t's value before the change: same history, its own copy of the data."""
+    a = Tensor._from_data(np.array(t._data, copy=True), t._dtype)
+    a._requires_grad = t._requires_grad
+    a._grad_fn = t._grad_fn
+    a._output_nr = t._output_nr
+    return a
+
+
+_CAT = {0: "Bool", 1: "Long", 2: "Float"}
+
+
+def _cast_name(d) -> str:
+    return {"float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int", "bool": "Bool",
+            "float16": "Half"}.get(d.name, d.name)
+
+
+def apply_inplace(t: Tensor, compute, *, check: bool = True) -> Tensor:
+    """Run ``compute(old) -> Tensor`` out of place and write the result into t, rebasing t's history.
+
+    compute receives an alias of t's current value; the result must broadcast to t's shape.  Raises
+    leaf_inplace, and a runtime error when the result's dtype cannot be cast to t's (e.g. float into long).
+    """
+    if check:
+        check_inplace(t)
+    old = _alias(t) if mode.enabled else t
+    out = compute(old)
+    if out._dtype is not t._dtype and out._dtype.category > t._dtype.category:
+        raise error_class("runtime")(
+            f"result type {_cast_name(out._dtype)} can't be cast to the desired output type {_cast_name(t._dtype)}")
+    src = out._data
+    if src.shape != t._data.shape:
+        try:
+            src = np.broadcast_to(src, t._data.shape)
+        except ValueError:
+            raise error_class("shape")(
+                f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
+                f"{list(np.broadcast_shapes(t._data.shape, src.shape)) if _bc(t._data.shape, src.shape) else list(src.shape)}"
+            ) from None
+    np.copyto(t._data, src, casting="unsafe")
+    t._version[0] += 1
+    node = out._grad_fn
+    if node is not None and mode.enabled:
+        if t._base is not None:
+            _rebase_view(t, node)
+        else:
+            t._grad_fn = node
+            t._output_nr = out._output_nr
+            t._requires_grad = True
+            if t._retains_grad:
+                t._attach_retain()
+    if t._inference and not mode.inference:
+        raise error_class("runtime")(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get "
+            "a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
+            "details.")
+    return t
+
+
+def _bc(a, b) -> bool:
+    try:
+        np.broadcast_shapes(a, b)
+        return True
+    except ValueError:
+        return False
+
+
+class CopySlices(Node):
+    """The base's node after an in-place op on one of its views (torch/csrc/autograd/functions/tensor.cpp)."""
+
+    __slots__ = ("fn", "view_fn", "shape", "dtype")
+    formula = "base: grad with the view's region replaced by fn's gradient for the view; others: fn's gradients"
+
+    def apply(self, grads):
+        g = grads[0]
+        result = np.array(g._data, dtype=self.dtype.np, copy=True)
+        region = self.view_fn(result)
+        fn = self.fn
+        fn._needs = (True,) + tuple(self._needs[1:])
+        res = fn.apply([Tensor._from_data(np.array(region, copy=True), self.dtype)])
+        r0 = res[0]
+        if r0 is not None:
+            shape0, dtype0 = fn._meta[0]
+            if r0._data.shape != shape0:
+                r0 = r0.sum_to_size(shape0)
+            region[...] = r0._data
+        else:
+            region[...] = 0
+        return (Tensor._from_data(result, self.dtype),) + tuple(res[1:])
+
+    def _release(self) -> None:
+        self.fn._release()
+        self._freed = True
+
+    def _unpack(self, i):
+        return self.fn._unpack(i)
+
+
+class AsStridedBackward0(Node):
+    __slots__ = ("view_fn", "shape", "dtype")
+    formula = "base: zeros(base.sizes()) with grad in the view's region"
+
+    def apply(self, grads):
+        g = grads[0]
+        data = np.zeros(self.shape, dtype=self.dtype.np)
+        self.view_fn(data)[...] = g._data
+        return (Tensor._from_data(data, self.dtype),)
+
+
+def _rebase_view(view: Tensor, fn: Node) -> None:
+    base = view._base
+    cs = CopySlices()
+    cs.fn = fn
+    cs.view_fn = view._view_fn
+    cs.shape = base._data.shape
+    cs.dtype = base._dtype
+    cs.next_functions = (edge(base),) + tuple(fn.next_functions[1:])
+    cs._meta = ((base._data.shape, base._dtype),) + tuple(fn._meta[1:])
+    cs._line, cs._col = fn._line, fn._col
+    base._grad_fn = cs
+    base._output_nr = 0
+    base._requires_grad = True
+    if base._retains_grad:
+        base._attach_retain()
+    av = AsStridedBackward0()
+    av.view_fn = view._view_fn
+    av.shape = base._data.shape
+    av.dtype = base._dtype
+    av.next_functions = ((cs, 0),)
+    av._meta = ((base._data.shape, base._dtype),)
+    view._grad_fn = av
+    view._output_nr = 0
+    view._requires_grad = True
+    if view._retains_grad:
+        view._attach_retain()
+
+
+# --- the ops ----------------------------------------------------------------------------------------
+
+
+def add_(self, other, *, alpha=1):
+    """self += alpha * other in place (AddBackward0)."""
+    return apply_inplace(self, lambda old: old.add(other, alpha=alpha))
+
+
+def sub_(self, other, *, alpha=1):
+    """self -= alpha * other in place (SubBackward0)."""
+    return apply_inplace(self, lambda old: old.sub(other, alpha=alpha))
+
+
+def mul_(self, other):
+    """self *= other in place (MulBackward0)."""
+    return apply_inplace(self, lambda old: old.mul(other))
+
+
+def div_(self, other, *, rounding_mode=None):
+    """self /= other in place (DivBackward0); an integer tensor cannot hold the float result."""
+    return apply_inplace(self, lambda old: old.div(other, rounding_mode=rounding_mode))
+
+
+def pow_(self, exponent):
+    """self **= exponent in place."""
+    return apply_inplace(self, lambda old: old.pow(exponent))
+
+
+def clamp_(self, min=None, max=None):
+    """Clamp in place (ClampBackward1)."""
+    return apply_inplace(self, lambda old: old.clamp(min, max))
+
+
+def _unary_inplace(name):
+    def fn(self):
+        return apply_inplace(self, lambda old: getattr(old, name)())
+
+    fn.__name__ = name + "_"
+    fn.__doc__ = f"{name} in place."
+    return fn
+
+
+class ZeroBackward0(Node):
+    __slots__ = ()
+    formula = "self: zeros_like(grad)"
+
+    def apply(self, grads):
+        from .creation import zeros_like
+
+        return (zeros_like(grads[0]),)
+
+
+class FillBackward2(ZeroBackward0):
+    __slots__ = ()
+    formula = "self: zeros_like(grad)"
+
+
+class FillBackward3(Node):
+    __slots__ = ()
+    formula = "self: zeros_like(grad); value: grad.sum()"
+
+    def apply(self, grads):
+        from .creation import zeros_like
+
+        return (zeros_like(grads[0]), grads[0].sum())
+
+
+def _const(cls, value_fn):
+    def compute(old):
+        data = np.broadcast_to(np.asarray(value_fn(old), dtype=old._dtype.np), old._data.shape).copy()
+        out, _ = record(cls, data, old._dtype, (old,))
+        return out
+
+    return compute
+
+
+def zero_(self):
+    """Fill with zeros in place (ZeroBackward0 when it has history)."""
+    return apply_inplace(self, _const(ZeroBackward0, lambda old: 0))
+
+
+def fill_(self, value):
+    """Fill with a number in place (FillBackward2), or with a 0-d tensor (FillBackward3)."""
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise error_class("runtime")(
+                f"fill_ only supports 0-dimension value tensor but got tensor with {value._data.ndim} dimensions.")
+
+        def compute(old):
+            data = np.broadcast_to(value._data.astype(old._dtype.np), old._data.shape).copy()
+            out, _ = record(FillBackward3, data, old._dtype, (old, value))
+            return out
+
+        return apply_inplace(self, compute)
+    return apply_inplace(self, _const(FillBackward2, lambda old: value))
+
+
+class CopyBackwards(Node):
+    __slots__ = ("src_dtype",)
+    formula = "self: zeros_like(grad); src: grad (cast to src's dtype)"
+
+    def apply(self, grads):
+        from .creation import zeros_like
+
+        g = grads[0]
+        gs = g.to(self.src_dtype) if self.src_dtype is not None and self.src_dtype.is_floating_point else g
+        return (zeros_like(g), gs)
+
+
+def copy_(self, src, non_blocking: bool = False):
+    """Copy src's values into self (broadcasting src) (CopyBackwards)."""
+    if not isinstance(src, Tensor):
+        from .creation import tensor as _tensor
+
+        src = _tensor(src, dtype=self._dtype)
+
+    def compute(old):
+        try:
+            data = np.broadcast_to(src._data, old._data.shape).astype(old._dtype.np)
+        except ValueError:
+            raise error_class("shape")(
+                f"The size of tensor a ({old._data.shape[-1] if old._data.ndim else 1}) must match the size of "
+                f"tensor b ({src._data.shape[-1] if src._data.ndim else 1}) at non-singleton dimension "
+                f"{max(old._data.ndim - 1, 0)}") from None
+        out, node = record(CopyBackwards, data, old._dtype, (old, src))
+        if node is not None:
+            node.src_dtype = src._dtype
+        return out
+
+    return apply_inplace(self, compute)
+
+
+class IndexPutBackward0(Node):
+    __slots__ = ("key", "vshape")
+    formula = "self: grad with zeros at indices; values: grad[indices] summed to values' shape"
+
+    def apply(self, grads):
+        g = grads[0]
+        keep = np.ones(g._data.shape, dtype=bool)
+        keep[self.key] = False
+        gs = g * Tensor._from_data(keep, dt.bool_)
+        from .shape import getitem
+
+        gv = getitem(g, _as_tensor_key(self.key))
+        if gv._data.shape != self.vshape:
+            gv = gv.sum_to_size(self.vshape) if self.vshape else gv.sum()
+        return (gs, gv)
+
+
+def _as_tensor_key(key):
+    out = []
+    for k in key:
+        if isinstance(k, np.ndarray):
+            out.append(Tensor._from_data(k, dt.bool_ if k.dtype == bool else dt.int64))
+        else:
+            out.append(k)
+    return tuple(out)
+
+
+def setitem(self, key, value):
+    """self[key] = value: basic keys copy into a view (CopySlices on self); tensor/bool keys are index_put_."""
+    from .shape import _normalize_key, _np_index, getitem
+
+    nkey = _normalize_key(key)
+    advanced = any(isinstance(k, (Tensor, list)) or isinstance(k, bool) for k in nkey)
+    if not advanced:
+        v = getitem(self, key)
+        if v is self:
+            v = getitem(self, (slice(None),))
+        copy_(v, value)
+        return None
+    if isinstance(value, (int, float, bool)):
+        from .creation import tensor as _tensor
+
+        value = _tensor(value, dtype=self._dtype)
+    np_key = tuple(_np_index(k) for k in nkey)
+
+    def compute(old):
+        data = np.array(old._data, copy=True)
+        try:
+            data[np_key] = value._data
+        except IndexError as e:
+            raise IndexError(str(e)) from None
+        except ValueError:
+            raise error_class("shape")(
+                f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast to indexing "
+                f"result of shape {list(data[np_key].shape)}") from None
+        out, node = record(IndexPutBackward0, data, old._dtype, (old, value))
+        if node is not None:
+            node.key = np_key
+            node.vshape = value._data.shape
+        return out
+
+    apply_inplace(self, compute)
+    return None
+
+
+def masked_fill_(self, mask, value):
+    """self[mask] = value in place."""
+    setitem(self, mask, value)
+    return self
+
+
+def requires_grad_op(self, requires_grad: bool = True):  # pragma: no cover - kept on Tensor
+    return self.requires_grad_(requires_grad)
+
+
+def normal_(self, mean=0.0, std=1.0, *, generator=None):
+    """Fill with normal samples in place (PyTorch's CPU stream)."""
+    from ..autograd import random as _random
+
+    def compute(old):
+        data = np.array(old._data, copy=True)
+        (generator or _random.default_generator).normal_(data, mean, std)
+        return Tensor._from_data(data, old._dtype)
+
+    return apply_inplace(self, compute)
+
+
+def uniform_(self, a=0.0, b=1.0, *, generator=None):
+    """Fill with uniform samples in [a, b) in place (PyTorch's CPU stream)."""
+    from ..autograd import random as _random
+
+    def compute(old):
+        data = np.array(old._data, copy=True)
+        (generator or _random.default_generator).uniform_(data, a, b)
+        return Tensor._from_data(data, old._dtype)
+
+    return apply_inplace(self, compute)
+
+
+_S = None
+register("add_", add_, "inplace", torch=(), methods=("add_", "__iadd__"), nodes=("AddBackward0",),
+         formula="as add")
+register("sub_", sub_, "inplace", torch=(), methods=("sub_", "subtract_", "__isub__"), nodes=("SubBackward0",),
+         formula="as sub")
+register("mul_", mul_, "inplace", torch=(), methods=("mul_", "multiply_", "__imul__"), nodes=("MulBackward0",),
+         formula="as mul")
+register("div_", div_, "inplace", torch=(), methods=("div_", "divide_", "__itruediv__"),
+         nodes=("DivBackward0",), formula="as div")
+register("pow_", pow_, "inplace", torch=(), methods=("pow_", "__ipow__"), nodes=("PowBackward0",),
+         formula="as pow")
+register("clamp_", clamp_, "inplace", torch=(), methods=("clamp_", "clip_"), nodes=("ClampBackward1",),
+         formula="as clamp")
+register("zero_", zero_, "inplace", torch=(), nodes=("ZeroBackward0",), formula=ZeroBackward0.formula)
+register("fill_", fill_, "inplace", torch=(), nodes=("FillBackward2", "FillBackward3"),
+         formula=FillBackward2.formula)
+register("copy_", copy_, "inplace", torch=(), nodes=("CopyBackwards",), formula=CopyBackwards.formula)
+register("setitem", setitem, "inplace", torch=(), methods=("__setitem__",),
+         nodes=("CopySlices", "IndexPutBackward0"), formula=CopySlices.formula)
+register("masked_fill_", masked_fill_, "inplace", torch=(), nodes=("IndexPutBackward0",))
+register("normal_", normal_, "random", torch=())
+register("uniform_", uniform_, "random", torch=())
+for _n in ("neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "reciprocal", "sign",
+           "floor", "ceil", "round", "trunc", "square"):
+    register(_n + "_", _unary_inplace(_n), "inplace", torch=(_n + "_",) if _n == "relu" else (),
+             formula=f"as {_n}")

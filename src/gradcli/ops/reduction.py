@@ -1,0 +1,165 @@
+"""Reductions: sum, mean (more in this module: prod, max/min, amax/amin, norm, var, std, logsumexp).
+
+Node names follow PyTorch: the full reduction is ``SumBackward0`` /
+``MeanBackward0``; with ``dim=`` it is ``SumBackward1`` / ``MeanBackward1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._core import Node, Tensor, dt, record
+from .registry import register
+
+
+def normalize_dims(dim, ndim: int) -> tuple:
+    """dim (int, sequence or None) -> sorted tuple of non-negative dims; IndexError as PyTorch's."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (list, tuple)):
+        dims = dim
+    else:
+        dims = (dim,)
+    n = max(ndim, 1)
+    out = []
+    for d in dims:
+        if not isinstance(d, int) or isinstance(d, bool):
+            raise TypeError(f"dim must be an int, got {type(d).__name__}")
+        if not -n <= d < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+        out.append(d % n)
+    if len(set(out)) != len(out):
+        raise RuntimeError("dim appears multiple times in the list of dims")
+    return tuple(sorted(out)) if ndim else ()
+
+
+def _expand_back(g: Tensor, shape: tuple, dims: tuple, keepdim: bool) -> Tensor:
+    """Broadcast a reduced gradient back to ``shape`` (re-inserting reduced dims)."""
+    if not keepdim and dims:
+        for d in dims:
+            g = g.unsqueeze(d)
+    return g.expand(shape)
+
+
+class SumBackward0(Node):
+    __slots__ = ("shape",)
+    formula = "self: grad.expand(self.sizes())"
+
+    def apply(self, grads):
+        return (grads[0].expand(self.shape),)
+
+
+class SumBackward1(Node):
+    __slots__ = ("shape", "dims", "keepdim")
+    formula = "self: grad (unsqueezed at dim unless keepdim).expand(self.sizes())"
+
+    def apply(self, grads):
+        return (_expand_back(grads[0], self.shape, self.dims, self.keepdim),)
+
+
+def _sum_dtype(t: Tensor, dtype):
+    if dtype is not None:
+        return dtype
+    return t._dtype if t._dtype.is_floating_point else dt.int64
+
+
+def sum(input, dim=None, keepdim: bool = False, *, dtype=None):
+    """Sum of all elements (SumBackward0) or over ``dim`` (SumBackward1); ints/bools sum to int64."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"sum(): argument 'input' must be Tensor, not {type(input).__name__}")
+    odt = _sum_dtype(input, dtype)
+    if dim is None and not keepdim:
+        data = np.sum(input._data, dtype=odt.np)
+        out, node = record(SumBackward0, np.asarray(data), odt, (input,))
+        if node is not None:
+            node.shape = input._data.shape
+        return out
+    dims = normalize_dims(dim, input._data.ndim)
+    data = np.sum(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
+    out, node = record(SumBackward1, np.asarray(data), odt, (input,))
+    if node is not None:
+        node.shape = input._data.shape
+        node.dims = dims
+        node.keepdim = keepdim
+    return out
+
+
+class MeanBackward0(Node):
+    __slots__ = ("shape", "numel")
+    formula = "self: grad.expand(self.sizes()) / self.numel()"
+
+    def apply(self, grads):
+        return ((grads[0] / self.numel).expand(self.shape),)
+
+
+class MeanBackward1(Node):
+    __slots__ = ("shape", "dims", "keepdim", "count")
+    formula = "self: grad.expand(self.sizes()) / (number of reduced elements)"
+
+    def apply(self, grads):
+        return (_expand_back(grads[0] / self.count, self.shape, self.dims, self.keepdim),)
+
+
+def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
+    """Arithmetic mean (MeanBackward0 / MeanBackward1).  Integer tensors are an error, as in PyTorch."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"mean(): argument 'input' must be Tensor, not {type(input).__name__}")
+    odt = dtype or input._dtype
+    if not odt.is_floating_point:
+        from ..errors import error_class
+
+        tn = {"int64": "Long", "int32": "Int", "bool": "Bool"}.get(odt.name, odt.name)
+        raise error_class("runtime")(
+            "mean(): could not infer output dtype. Input dtype must be either a floating point or complex "
+            f"dtype. Got: {tn}",
+            "Convert first: t.float().mean().",
+        )
+    if dim is None and not keepdim:
+        data = np.mean(input._data, dtype=odt.np) if input._data.size else np.float64("nan")
+        out, node = record(MeanBackward0, np.asarray(data, dtype=odt.np), odt, (input,))
+        if node is not None:
+            node.shape = input._data.shape
+            node.numel = input._data.size
+        return out
+    dims = normalize_dims(dim, input._data.ndim)
+    data = np.mean(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
+    out, node = record(MeanBackward1, np.asarray(data, dtype=odt.np), odt, (input,))
+    if node is not None:
+        node.shape = input._data.shape
+        node.dims = dims
+        node.keepdim = keepdim
+        c = 1
+        for d in dims:
+            c *= input._data.shape[d]
+        node.count = c
+    return out
+
+
+def sum_to_size(input: Tensor, *size) -> Tensor:
+    """Sum ``input`` down to ``size`` (the shape it was broadcast from): how broadcasting is undone."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    shape = input._data.shape
+    if tuple(shape) == tuple(size):
+        return input
+    lead = len(shape) - len(size)
+    dims = list(range(lead))
+    for i, s in enumerate(size):
+        if s == 1 and shape[lead + i] != 1:
+            dims.append(lead + i)
+    g = input
+    if dims:
+        g = sum(g, dim=tuple(dims), keepdim=True)
+    if lead:
+        g = g.reshape(tuple(size))
+    elif g._data.shape != tuple(size):
+        g = g.reshape(tuple(size))
+    return g
+
+
+register("sum", sum, "reduction", nodes=("SumBackward0", "SumBackward1"), formula=SumBackward1.formula,
+         sample="reduce")
+register("mean", mean, "reduction", nodes=("MeanBackward0", "MeanBackward1"), formula=MeanBackward1.formula,
+         sample="reduce")
+register("sum_to_size", sum_to_size, "reduction", torch=(), nodes=("SumBackward1",),
+         formula="self: grad.expand(self.sizes())", sample=None)
