@@ -239,7 +239,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                             t._grad = g if create_graph else Tensor._from_data(g._data.copy(), g._dtype)
                         else:
                             t._grad = t._grad + g
-            if captures:
+            if captures and type(node) is not AccumulateGrad:
                 for nr in range(node.num_outputs):
                     cell = captures.get((node, nr))
                     if cell is not None and grads[nr] is not None:
