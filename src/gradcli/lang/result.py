@@ -37,6 +37,10 @@ class RunOptions:
     max_steps: Optional[int] = None
     timeout: Optional[float] = None
     trace: bool = False
+    # limits without a command-line option (None = default of lang.limits)
+    max_call_depth: Optional[int] = None
+    max_output: Optional[int] = None
+    max_source_bytes: Optional[int] = None
 
 
 @dataclass
@@ -56,7 +60,8 @@ class ErrorRecord:
 
     line/col: innermost position in the file (1-based line, 0-based col), or
     None for errors of the backward gradcli runs after the file.
-    frames: call sites from outermost to innermost, as (line, col).
+    frames: call sites from outermost to innermost, as (line, col); the last one
+        is the error's own position.
     related: ``{"role", "line", "col", "text"}`` dicts telling both ends of the story.
     """
 
@@ -68,6 +73,8 @@ class ErrorRecord:
     source_line: Optional[str] = None
     frames: list[tuple[int, int]] = field(default_factory=list)
     related: list[dict] = field(default_factory=list)
+    # static check: every construct outside the language, ``{"kind", "message", "line", "col"}``
+    problems: list[dict] = field(default_factory=list)
 
 
 @dataclass

@@ -1,0 +1,198 @@
+"""The one checked gate for attribute access from user code (the exposure protocol).
+
+User code reaches attributes only through :func:`get_attr` and
+:func:`set_attr`:
+
+* Python values (``int float bool complex str bytes list tuple dict range
+  slice``) expose a short whitelist of methods and properties
+  (:data:`PY_ATTRS`) -- no ``str.format``/``format_map``; methods that can
+  build huge objects (``list.extend``, ``str.replace``) come wrapped with a size
+  check;
+* gradcli objects expose exactly the names in their ``_gradcli_public``
+  (class or instance attribute, a frozenset); reading that attribute is this
+  module's privilege -- user code can never name it, since ``_`` attribute
+  names are refused statically.  ``_gradcli_settable`` lists what may be
+  assigned; a ``"*"`` in it lets any non-``_`` name be set (the engine's
+  ``ctx`` objects), which the object must then list in its ``_gradcli_public``
+  to make it readable.  An optional ``_gradcli_unsupported`` names real
+  PyTorch APIs gradcli lacks: reading one is an ``unsupported`` error;
+* anything else (user functions, numpy arrays, generators, types, ...) exposes
+  nothing.
+
+Refusals carry Python's AttributeError text ("'Tensor' object has no attribute
+'foo'"), kind ``runtime`` -- as PyTorch itself would fail -- except where the
+object really has the attribute but the language withholds it, or the engine
+marks it as a missing PyTorch API: kind ``unsupported``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from ..errors import GradcliError, error_class
+
+__all__ = ["get_attr", "set_attr", "PY_ATTRS", "is_gradcli_object", "type_name", "set_size_checker"]
+
+_INT_ATTRS = frozenset({"real", "imag", "conjugate", "bit_length", "numerator", "denominator", "is_integer"})
+
+#: methods/properties of Python values that user code may use
+PY_ATTRS: dict[type, frozenset] = {
+    list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "remove", "clear", "sort"}),
+    dict: frozenset({"get", "keys", "values", "items", "copy", "pop", "update", "setdefault"}),
+    str: frozenset(
+        {
+            "join", "split", "rsplit", "strip", "lstrip", "rstrip", "upper", "lower", "startswith", "endswith",
+            "replace", "count", "find", "rfind", "index", "splitlines", "title", "capitalize", "isdigit",
+            "isalpha", "isalnum", "isspace", "isupper", "islower",
+        }
+    ),
+    bytes: frozenset({"decode", "count", "startswith", "endswith"}),
+    tuple: frozenset({"index", "count"}),
+    int: _INT_ATTRS,
+    bool: _INT_ATTRS,
+    float: frozenset({"real", "imag", "conjugate", "is_integer", "as_integer_ratio"}),
+    complex: frozenset({"real", "imag", "conjugate"}),
+    range: frozenset({"start", "stop", "step", "index", "count"}),
+    slice: frozenset({"start", "stop", "step"}),
+}
+
+# size checking for the wrapped methods; the interpreter installs its budget's checker
+_size_check: list[Callable[[int, str], None]] = [lambda n, what: None]
+
+
+def set_size_checker(fn: Callable[[int, str], None]) -> Callable[[int, str], None]:
+    """Install ``fn(n, what)`` that raises ``limit`` for too-large results; returns the previous one."""
+    old = _size_check[0]
+    _size_check[0] = fn
+    return old
+
+
+class _Bound:
+    """A size-checked bound method of a Python value (exposes nothing itself)."""
+
+    __slots__ = ("_fn", "_obj", "_name")
+    _gradcli_public = frozenset()
+
+    def __init__(self, fn: Callable, obj: Any, name: str) -> None:
+        self._fn, self._obj, self._name = fn, obj, name
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(self._obj, *args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<built-in method {self._name} of {type(self._obj).__name__} object>"
+
+
+def _list_extend(lst: list, items) -> None:
+    if not hasattr(items, "__len__"):
+        items = list(items) if isinstance(items, (range,)) else items
+    if hasattr(items, "__len__"):
+        _size_check[0](len(lst) + len(items), "list")
+    lst.extend(items)
+
+
+def _str_replace(s: str, old: str, new: str, count: int = -1) -> str:
+    if isinstance(old, str) and isinstance(new, str) and len(new) > len(old):
+        n = s.count(old) if old else len(s) + 1
+        if count is not None and count >= 0:
+            n = min(n, count)
+        _size_check[0](len(s) + n * (len(new) - len(old)), "string")
+    return s.replace(old, new, count)
+
+
+_WRAPPED: dict[tuple[type, str], Callable] = {
+    (list, "extend"): _list_extend,
+    (str, "replace"): _str_replace,
+}
+
+
+def type_name(obj: Any) -> str:
+    """The type name Python's messages use ('Tensor', 'int', 'function', ...)."""
+    name = getattr(type(obj), "_gradcli_type_name", None)
+    if isinstance(name, str):
+        return name
+    return type(obj).__name__
+
+
+def is_gradcli_object(obj: Any) -> bool:
+    """Does ``obj`` follow the exposure protocol (has a ``_gradcli_public`` set)?"""
+    try:
+        pub = obj._gradcli_public
+    except Exception:
+        return False
+    return isinstance(pub, (frozenset, set))
+
+
+def _no_attr(obj: Any, name: str) -> GradcliError:
+    if isinstance(obj, type):
+        msg = f"type object '{obj.__name__}' has no attribute '{name}'"
+    else:
+        module = getattr(type(obj), "_gradcli_module_name", None)
+        if module is not None and getattr(obj, "_gradcli_name", None):
+            msg = f"module '{obj._gradcli_name}' has no attribute '{name}'"
+        else:
+            msg = f"'{type_name(obj)}' object has no attribute '{name}'"
+    return error_class("runtime")(msg)
+
+
+def _withheld(obj: Any, name: str) -> GradcliError:
+    return error_class("unsupported")(
+        f"'{type_name(obj)}.{name}' is outside the gradcli language",
+        "gradcli exposes only the attributes listed by `gradcli ops`.",
+    )
+
+
+def get_attr(obj: Any, name: str) -> Any:
+    """``obj.name`` for user code, through the whitelist; raises a GradcliError otherwise."""
+    try:
+        pub = obj._gradcli_public
+    except AttributeError:
+        pub = None
+    except Exception:  # a gradcli object whose attribute lookup itself failed: treat as opaque
+        pub = None
+    if type(pub) is frozenset or isinstance(pub, (frozenset, set)):
+        if name in pub:
+            return getattr(obj, name)
+        missing = getattr(obj, "_gradcli_unsupported", None)
+        if isinstance(missing, (frozenset, set)) and name in missing:
+            raise error_class("unsupported")(
+                f"'{type_name(obj)}.{name}' exists in PyTorch but gradcli does not implement it (yet)",
+                "See `gradcli ops` for what is supported.",
+            )
+        raise _no_attr(obj, name)
+    allowed = PY_ATTRS.get(type(obj))
+    if allowed is not None:
+        if name in allowed:
+            wrapped = _WRAPPED.get((type(obj), name))
+            if wrapped is not None:
+                return _Bound(wrapped, obj, name)
+            try:
+                return getattr(obj, name)
+            except AttributeError:
+                raise _no_attr(obj, name) from None
+        if hasattr(type(obj), name):
+            raise _withheld(obj, name)
+    raise _no_attr(obj, name)
+
+
+def set_attr(obj: Any, name: str, value: Any) -> None:
+    """``obj.name = value`` for user code: only names in the object's ``_gradcli_settable``."""
+    try:
+        settable = obj._gradcli_settable
+    except Exception:
+        settable = None
+    if isinstance(settable, (frozenset, set)) and (name in settable or ("*" in settable and not name.startswith("_"))):
+        setattr(obj, name, value)
+        return
+    if is_gradcli_object(obj) and name in obj._gradcli_public:
+        raise error_class("runtime")(f"attribute '{name}' of '{type_name(obj)}' object is not writable")
+    if type(obj) in PY_ATTRS and name in PY_ATTRS[type(obj)]:
+        raise error_class("runtime")(f"'{type_name(obj)}' object attribute '{name}' is read-only")
+    raise error_class("runtime")(f"'{type_name(obj)}' object has no attribute '{name}'")
+
+
+def public_names(obj: Any) -> Optional[frozenset]:
+    """The names user code may read on ``obj`` (for completion/docs), or None for opaque objects."""
+    if is_gradcli_object(obj):
+        return frozenset(obj._gradcli_public)
+    return PY_ATTRS.get(type(obj))

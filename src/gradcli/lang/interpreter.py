@@ -1,0 +1,2103 @@
+"""The interpreter: compiles a checked ``ast`` into Python closures once, then runs them.
+
+Design
+------
+Every statement becomes a closure ``s(fr) -> signal`` and every expression a
+closure ``e(fr) -> value``, built once per run by :class:`Compiler` (one
+recursive pass over a tree whose depth :mod:`gradcli.lang.parse` has bounded).
+Execution never looks at the tree again: no per-node dispatch, no dict lookup
+of a visitor method, just nested Python calls.  Frames are lists (see
+:mod:`gradcli.lang.scope`); module names live in the run's globals dict.
+Control flow uses return values, not exceptions: ``None`` (go on),
+:data:`BREAK`, :data:`CONTINUE`, or a 1-tuple ``(value,)`` for ``return``.
+Hot shapes are specialised at compile time (a name target stored inline in a
+``for`` loop, a constant operand inlined into a binary op, blocks of 1-3
+statements unrolled), so the interpreter's own cost per simple statement is
+a few hundred nanoseconds (see ``benchmarks/interp_loop.py``).
+
+Errors: closures catch exceptions only on the error path (``try`` is free in
+CPython >= 3.11) and pass them to :func:`gradcli.lang.errmap.fix`, which maps
+Python exceptions to SPEC §4 kinds and stamps the innermost position; call
+expressions add their call site to ``err.frames``.  The current position of
+the innermost running statement (and of calls/attribute reads on other lines
+of a multi-line statement) is kept in :data:`position` for the warning sink.
+
+Safety argument
+---------------
+User code can only do what a closure built here does, and the closures are
+built only for node types :mod:`gradcli.lang.validate` whitelisted (an
+unexpected node raises ``unsupported`` here too).  No user text ever reaches
+``eval``/``exec``/``compile``: this module never calls them.  The objects user
+code can hold are, by induction over the closures:
+
+* constants (int, float, complex, str, bytes, bool, None, Ellipsis) and the
+  containers/slices/ranges built from them;
+* the builtins of :mod:`gradcli.lang.safe_builtins` (functions of this package
+  and the plain types ``int float bool str list tuple dict range``);
+* the values of the run's globals (``torch``/``F`` namespaces of the engine);
+* what the gate :func:`gradcli.lang.access.get_attr` hands out: whitelisted
+  bound methods of Python values (none of which gives access to an object's
+  type, frame, globals or code) and the ``_gradcli_public`` attributes of
+  gradcli objects, whose return values are again gradcli objects or plain
+  values (the engine's half of the contract);
+* :class:`UserFunction` objects (expose no attribute at all) and the results
+  of calling any of the above.
+
+No path yields a module, a frame, a code object, a type's ``__dict__`` or a
+function's ``__globals__``: every attribute read goes through ``get_attr``,
+``_``-prefixed attribute/keyword names are refused statically (and ``**kwargs``
+keys at run time for non-user callees), names starting with ``__`` are refused
+statically, and names resolve only in the file's own scopes, the globals dict
+and the builtins table -- never in Python's ``builtins`` module.  Generator
+objects (from generator expressions) and types reached through ``torch.Tensor``
+are opaque.  Subscripts, operators, iteration, truth tests, ``str``/``repr``/
+``format`` call dunder methods of values the user already holds, which is
+exactly Python semantics on those objects.  ``str.format``/``format_map`` are
+not exposed and ``%`` on strings is refused (no field access through format
+strings).  Resource exhaustion is bounded by :class:`gradcli.lang.limits.Budget`
+(steps, time, call depth, output) and size checks on the Python operations
+that can grow without a loop (``*``, ``**``, ``<<``, ``+`` on sequences,
+``list(range(n))``, unpacking a range, format widths).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import operator
+import re
+import sys
+from typing import Any, Callable, Optional
+
+from ..errors import GradcliError, error_class
+from . import errmap
+from .access import get_attr, is_gradcli_object, set_attr, set_size_checker
+from .limits import Budget, Limits, limit_error
+from .safe_builtins import OutputBuffer, make_builtins
+from .scope import Scope, comprehension_locals, function_locals, param_names
+
+__all__ = [
+    "position",
+    "Position",
+    "UserFunction",
+    "Interpreter",
+    "BREAK",
+    "CONTINUE",
+]
+
+Closure = Callable[[Any], Any]
+
+
+class Position:
+    """The (line, col) of the innermost statement or operation running now (None outside the file)."""
+
+    __slots__ = ("loc",)
+
+    def __init__(self) -> None:
+        self.loc: Optional[tuple[int, int]] = None
+
+    @property
+    def line(self) -> Optional[int]:
+        return None if self.loc is None else self.loc[0]
+
+    @property
+    def col(self) -> Optional[int]:
+        return None if self.loc is None else self.loc[1]
+
+
+#: where the running program is (read by the warning sink of lang.run)
+position = Position()
+
+
+class _Signal:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+BREAK = _Signal("BREAK")
+CONTINUE = _Signal("CONTINUE")
+
+
+class _Unbound:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unbound>"
+
+
+UNBOUND = _Unbound()
+_MISS = object()
+
+
+def _err(kind: str, message: str) -> GradcliError:
+    return error_class(kind)(message)
+
+
+# ---------------------------------------------------------------------------------------------
+# user functions
+# ---------------------------------------------------------------------------------------------
+class _Code:
+    """The compiled form of a def or lambda (shared by every function object it creates)."""
+
+    __slots__ = (
+        "name", "body", "size", "npos", "posnames", "posonly", "kwonly", "vararg", "kwarg", "kwindex",
+        "simple", "is_lambda", "pad", "rt", "line", "col",
+    )
+
+
+class UserFunction:
+    """A function defined in the file (``def`` or ``lambda``).
+
+    Callable from Python (the engine calling a hook: ``fn(grad)``); exposes no
+    attribute to user code.
+    """
+
+    __slots__ = ("_code", "_outer", "_defaults", "_kwdefaults")
+    _gradcli_public: frozenset = frozenset()
+    _gradcli_type_name = "function"
+
+    def __init__(self, code: _Code, outer: Any, defaults: tuple, kwdefaults: dict) -> None:
+        self._code = code
+        self._outer = outer
+        self._defaults = defaults
+        self._kwdefaults = kwdefaults
+
+    @property
+    def __name__(self) -> str:  # for engine messages (e.g. functools.wraps)
+        return self._code.name
+
+    def __repr__(self) -> str:
+        return f"<function {self._code.name}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        """Entry from Python code (engine hooks, decorators): keeps :data:`position` as it was."""
+        saved = position.loc
+        try:
+            return self._invoke(args, kwargs)
+        finally:
+            position.loc = saved
+
+    def _invoke(self, args: Any, kwargs: Optional[dict]) -> Any:
+        code = self._code
+        rt = code.rt
+        tick = rt.tick
+        tick[0] -= 1
+        if tick[0] <= 0:
+            rt.budget.refill()
+        budget = rt.budget
+        budget.depth += 1
+        try:
+            if budget.depth > rt.max_depth:
+                raise limit_error(
+                    f"function calls nested more than {rt.max_depth} deep (recursion limit)", "max_call_depth"
+                )
+            if code.simple and not kwargs and len(args) == code.npos:
+                fr = [self._outer, *args, *code.pad]
+            else:
+                fr = _bind(self, args, kwargs)
+            r = code.body(fr)
+        finally:
+            budget.depth -= 1
+        if code.is_lambda:
+            return r
+        if r is None:
+            return None
+        return r[0]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _name_list(names: list[str]) -> str:
+    q = [f"'{n}'" for n in names]
+    if len(q) == 1:
+        return q[0]
+    if len(q) == 2:
+        return f"{q[0]} and {q[1]}"
+    return ", ".join(q[:-1]) + f", and {q[-1]}"
+
+
+def _bind(fn: UserFunction, args: Any, kwargs: Optional[dict]) -> list:
+    """Python's argument binding, with Python's TypeError messages (kind ``type``)."""
+    code = fn._code
+    name = code.name
+    fr = [UNBOUND] * code.size
+    fr[0] = fn._outer
+    npos = code.npos
+    nargs = len(args)
+    defaults = fn._defaults
+    if nargs > npos:
+        if code.vararg is None:
+            given_kw = sum(1 for k in (kwargs or ()) if k in code.kwonly)
+            if defaults:
+                takes = f"from {npos - len(defaults)} to {npos} positional arguments"
+            else:
+                takes = _plural(npos, "positional argument")
+            was = "was" if nargs == 1 else "were"
+            extra = ""
+            if given_kw:
+                extra = f" positional {'argument' if nargs == 1 else 'arguments'} (and {_plural(given_kw, 'keyword-only argument')})"
+            raise _err("type", f"{name}() takes {takes} but {nargs}{extra} {was} given")
+        fr[code.vararg] = tuple(args[npos:])
+        nargs = npos
+    elif code.vararg is not None:
+        fr[code.vararg] = ()
+    for i in range(nargs):
+        fr[1 + i] = args[i]
+    extra_kw: Optional[dict] = {} if code.kwarg is not None else None
+    if kwargs:
+        for k, v in kwargs.items():
+            idx = code.kwindex.get(k)
+            if idx is None:
+                if extra_kw is not None:
+                    extra_kw[k] = v
+                    continue
+                if k in code.posonly:
+                    raise _err(
+                        "type", f"{name}() got some positional-only arguments passed as keyword arguments: '{k}'"
+                    )
+                raise _err("type", f"{name}() got an unexpected keyword argument '{k}'")
+            if fr[idx] is not UNBOUND:
+                raise _err("type", f"{name}() got multiple values for argument '{k}'")
+            fr[idx] = v
+    if code.kwarg is not None:
+        fr[code.kwarg] = extra_kw
+    # defaults and missing arguments
+    first_default = npos - len(defaults)
+    missing = []
+    for i in range(npos):
+        if fr[1 + i] is UNBOUND:
+            if i >= first_default:
+                fr[1 + i] = defaults[i - first_default]
+            else:
+                missing.append(code.posnames[i])
+    if missing:
+        raise _err(
+            "type", f"{name}() missing {len(missing)} required positional argument{'s' if len(missing) > 1 else ''}: "
+            f"{_name_list(missing)}"
+        )
+    missing = []
+    for k, idx in code.kwonly.items():
+        if fr[idx] is UNBOUND:
+            if k in fn._kwdefaults:
+                fr[idx] = fn._kwdefaults[k]
+            else:
+                missing.append(k)
+    if missing:
+        raise _err(
+            "type", f"{name}() missing {len(missing)} required keyword-only argument{'s' if len(missing) > 1 else ''}: "
+            f"{_name_list(missing)}"
+        )
+    return fr
+
+
+# ---------------------------------------------------------------------------------------------
+# operators with size guards
+# ---------------------------------------------------------------------------------------------
+_SEQ_TYPES = (list, str, tuple, bytes)
+_FMT_NUM = re.compile(r"\d+")
+
+
+class _Ops:
+    """Binary/in-place operators of one run (size guards read the run's limits)."""
+
+    def __init__(self, limits: Limits, budget: Budget) -> None:
+        max_bits = limits.max_int_bits
+        check_size = budget.check_size
+        max_width = limits.max_format_width
+
+        def int_bits(bits: int) -> None:
+            if bits > max_bits:
+                raise limit_error(
+                    f"the integer result would have about {bits:,} bits (limit {max_bits:,})", "max_int_bits"
+                )
+
+        def add(a, b):
+            ta = type(a)
+            if ta in _SEQ_TYPES and type(b) is ta:
+                check_size(len(a) + len(b), ta.__name__)
+            return a + b
+
+        def iadd(a, b):
+            ta = type(a)
+            if ta in _SEQ_TYPES and hasattr(b, "__len__"):
+                check_size(len(a) + len(b), ta.__name__)
+            a += b
+            return a
+
+        def _mul_check(a, b):
+            ta, tb = type(a), type(b)
+            if ta in _SEQ_TYPES and (tb is int or tb is bool):
+                check_size(len(a) * b, ta.__name__)
+            elif tb in _SEQ_TYPES and (ta is int or ta is bool):
+                check_size(len(b) * a, tb.__name__)
+            elif ta is int and tb is int:
+                int_bits(a.bit_length() + b.bit_length())
+
+        def mul(a, b):
+            _mul_check(a, b)
+            return a * b
+
+        def imul(a, b):
+            _mul_check(a, b)
+            a *= b
+            return a
+
+        def _pow_check(a, b):
+            if type(a) is int and type(b) is int and b > 0 and a not in (0, 1, -1):
+                int_bits(a.bit_length() * b)
+
+        def pow_(a, b):
+            _pow_check(a, b)
+            return a**b
+
+        def ipow(a, b):
+            _pow_check(a, b)
+            a **= b
+            return a
+
+        def _lshift_check(a, b):
+            if type(a) is int and type(b) is int and a and b > 0:
+                int_bits(a.bit_length() + b)
+
+        def lshift(a, b):
+            _lshift_check(a, b)
+            return a << b
+
+        def ilshift(a, b):
+            _lshift_check(a, b)
+            a <<= b
+            return a
+
+        def mod(a, b):
+            if type(a) is str or type(a) is bytes:
+                raise _err("unsupported", "printf-style string formatting ('...' % x) is outside the language; "
+                           "use an f-string")
+            return a % b
+
+        def imod(a, b):
+            if type(a) is str or type(a) is bytes:
+                raise _err("unsupported", "printf-style string formatting ('...' % x) is outside the language; "
+                           "use an f-string")
+            a %= b
+            return a
+
+        def contains(container, item):  # `item in container`
+            if type(container) is range and type(item) not in (int, bool):
+                budget.charge(len(container))
+            return item in container
+
+        def unpack(v):  # *v in a display or a call
+            if type(v) is range:
+                check_size(len(v), "sequence")
+                budget.charge(len(v))
+            elif hasattr(v, "__len__"):
+                check_size(len(v), "sequence")
+            return v
+
+        def fmt(v, spec):
+            if spec:
+                for m in _FMT_NUM.findall(spec):
+                    if len(m) > 6 or int(m) > max_width:
+                        raise limit_error(
+                            f"format spec {spec!r}: width or precision above {max_width:,}", "max_format_width"
+                        )
+            return format(v, spec)
+
+        self.binary = {
+            ast.Add: add, ast.Sub: operator.sub, ast.Mult: mul, ast.MatMult: operator.matmul,
+            ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: mod, ast.Pow: pow_,
+            ast.LShift: lshift, ast.RShift: operator.rshift, ast.BitOr: operator.or_,
+            ast.BitXor: operator.xor, ast.BitAnd: operator.and_,
+        }
+        # operators that cannot blow up when one side is a float constant
+        self.plain = {
+            ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+            ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Pow: operator.pow,
+        }
+        self.inplace = {
+            ast.Add: iadd, ast.Sub: operator.isub, ast.Mult: imul, ast.MatMult: operator.imatmul,
+            ast.Div: operator.itruediv, ast.FloorDiv: operator.ifloordiv, ast.Mod: imod, ast.Pow: ipow,
+            ast.LShift: ilshift, ast.RShift: operator.irshift, ast.BitOr: operator.ior,
+            ast.BitXor: operator.ixor, ast.BitAnd: operator.iand,
+        }
+        self.contains = contains
+        self.unpack = unpack
+        self.fmt = fmt
+
+
+_COMPARE = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+}
+_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert, ast.Not: operator.not_}
+
+
+# ---------------------------------------------------------------------------------------------
+# the runtime of one run
+# ---------------------------------------------------------------------------------------------
+class _Runtime:
+    """Everything closures of one run share."""
+
+    def __init__(self, interp: "Interpreter") -> None:
+        self.budget = interp.budget
+        self.tick = interp.budget.tick
+        self.max_depth = interp.limits.max_call_depth
+
+
+class Interpreter:
+    """Runs checked trees against one globals dict, under one budget.
+
+    globals_: the module namespace (``torch``, ``F``, ``--set`` names ...); the
+        file's top-level bindings are added to it in order.
+    requires_grad / retain_grad: names that get ``NAME.requires_grad_()`` /
+        ``NAME.retain_grad()`` after every assignment statement binding them.
+    track: called as ``track(names)`` after every top-level assignment statement
+        (for the default backward's target).
+    function_base: the value ``torch.autograd.Function`` a class must derive from
+        (None: not checked).
+    """
+
+    def __init__(
+        self,
+        globals_: dict,
+        limits: Limits,
+        *,
+        requires_grad: tuple = (),
+        retain_grad: tuple = (),
+        track: Optional[Callable[[tuple], None]] = None,
+        prelude: Optional[dict] = None,
+        out: Optional[OutputBuffer] = None,
+    ) -> None:
+        self.globals = globals_
+        self.limits = limits
+        self.budget = Budget(limits)
+        self.out = out if out is not None else OutputBuffer(self.budget)
+        self.builtins, self.overrides = make_builtins(self.budget, self.out)
+        self.requires_grad = tuple(dict.fromkeys(requires_grad))
+        self.retain_grad = tuple(dict.fromkeys(retain_grad))
+        self.track = track
+        self.prelude = dict(prelude if prelude is not None else globals_)
+        self.ops = _Ops(limits, self.budget)
+        self.rt = _Runtime(self)
+        self._old_size_checker: Any = None
+
+    # -- entry points -----------------------------------------------------------------------
+    def compile_module(self, tree: ast.Module) -> Callable[[], None]:
+        """The module body as a closure ``run()``; raises GradcliError at the first error."""
+        comp = Compiler(self, positions=True)
+        body = comp.block(tree.body, Scope(None, [], is_module=True))
+
+        def run() -> None:
+            body(None)
+
+        return run
+
+    def compile_expression(self, tree: ast.Expression, positions: bool = False) -> Callable[[], Any]:
+        """An expression (``--set``/``--gradient``) evaluated in the module namespace."""
+        comp = Compiler(self, positions=positions)
+        e = comp.expr(tree.body, Scope(None, [], is_module=True))
+
+        def evaluate() -> Any:
+            return e(None)
+
+        return evaluate
+
+    def __enter__(self) -> "Interpreter":
+        self._old_size_checker = set_size_checker(self.budget.check_size)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        set_size_checker(self._old_size_checker)
+
+
+# ---------------------------------------------------------------------------------------------
+# the compiler
+# ---------------------------------------------------------------------------------------------
+class Compiler:
+    """Turns statements/expressions into closures (see the module docstring)."""
+
+    def __init__(self, interp: Interpreter, positions: bool = True) -> None:
+        self.interp = interp
+        self.positions = positions
+        self.stmt_line: Optional[int] = None
+
+    # -- helpers ---------------------------------------------------------------------------
+    def pos(self, node: ast.AST) -> tuple[Optional[int], Optional[int]]:
+        if not self.positions:
+            return None, None
+        return getattr(node, "lineno", None), getattr(node, "col_offset", None)
+
+    def other_line(self, node: ast.AST) -> bool:
+        """Is this operation on another line than its statement (multi-line statement)?"""
+        return self.positions and self.stmt_line is not None and getattr(node, "lineno", None) != self.stmt_line
+
+    def unsupported(self, node: ast.AST, what: str) -> GradcliError:
+        line, col = self.pos(node)
+        return error_class("unsupported")(f"unsupported construct: {what}", line=line, col=col)
+
+    # -- blocks ----------------------------------------------------------------------------
+    def block(self, stmts: list, scope: Scope) -> Closure:
+        closures = []
+        for s in stmts:
+            c = self.stmt(s, scope)
+            if c is not None:
+                closures.extend(c if isinstance(c, list) else [c])
+        n = len(closures)
+        if n == 0:
+            return lambda fr: None
+        if n == 1:
+            return closures[0]
+        if n == 2:
+            a, b = closures
+
+            def block2(fr):
+                r = a(fr)
+                if r is not None:
+                    return r
+                return b(fr)
+
+            return block2
+        if n == 3:
+            a, b, c3 = closures
+
+            def block3(fr):
+                r = a(fr)
+                if r is not None:
+                    return r
+                r = b(fr)
+                if r is not None:
+                    return r
+                return c3(fr)
+
+            return block3
+        items = tuple(closures)
+
+        def blockn(fr):
+            for s in items:
+                r = s(fr)
+                if r is not None:
+                    return r
+            return None
+
+        return blockn
+
+    # -- statements ------------------------------------------------------------------------
+    def stmt(self, node: ast.stmt, scope: Scope):
+        method = getattr(self, "s_" + type(node).__name__, None)
+        if method is None:
+            raise self.unsupported(node, type(node).__name__)
+        saved = self.stmt_line
+        self.stmt_line = getattr(node, "lineno", None) if self.positions else None
+        try:
+            core = method(node, scope)
+        finally:
+            self.stmt_line = saved
+        if core is None:
+            return None
+        post = self.after_assignment(node, scope)
+        if not post:
+            return core
+        posts = tuple(post)
+
+        def with_post(fr):
+            r = core(fr)
+            for p in posts:
+                p(fr)
+            return r
+
+        return with_post
+
+    def after_assignment(self, node: ast.stmt, scope: Scope) -> list:
+        """--requires-grad / --retain-grad calls and default-backward tracking after an assignment."""
+        if not isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            return []
+        if isinstance(node, ast.AnnAssign) and node.value is None:
+            return []
+        names: list[str] = []
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for t in targets:
+            _collect_names(t, names)
+        if not names:
+            return []
+        post = []
+        interp = self.interp
+        for method, wanted in (("requires_grad_", interp.requires_grad), ("retain_grad", interp.retain_grad)):
+            for n in names:
+                if n in wanted:
+                    call = ast.Expr(
+                        value=ast.Call(
+                            func=ast.Attribute(value=ast.Name(id=n, ctx=ast.Load()), attr=method, ctx=ast.Load()),
+                            args=[],
+                            keywords=[],
+                        )
+                    )
+                    for sub in ast.walk(call):
+                        ast.copy_location(sub, node)
+                    post.append(self.stmt(call, scope))
+        if scope.is_module and interp.track is not None:
+            track = interp.track
+            tnames = tuple(names)
+            post.append(lambda fr: track(tnames))
+        return post
+
+    def s_Pass(self, node, scope):
+        return None
+
+    def s_Expr(self, node, scope):
+        value = self.expr(node.value, scope)
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+
+        def expr_stmt(fr):
+            P.loc = loc
+            value(fr)
+
+        return expr_stmt
+
+    def s_Assign(self, node, scope):
+        value = self.expr(node.value, scope)
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            name = node.targets[0].id
+            where = scope.resolve(name)
+            if where[0] == "global":
+                G = self.interp.globals
+
+                def assign_global(fr):
+                    P.loc = loc
+                    G[name] = value(fr)
+
+                return assign_global
+            idx = where[1]
+
+            def assign_local(fr):
+                P.loc = loc
+                fr[idx] = value(fr)
+
+            return assign_local
+        stores = [self.store(t, scope) for t in node.targets]
+        if len(stores) == 1:
+            store = stores[0]
+
+            def assign1(fr):
+                P.loc = loc
+                v = value(fr)
+                try:
+                    store(fr, v)
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return assign1
+        stores_t = tuple(stores)
+
+        def assign_n(fr):
+            P.loc = loc
+            v = value(fr)
+            try:
+                for st in stores_t:
+                    st(fr, v)
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return assign_n
+
+    def s_AnnAssign(self, node, scope):
+        ann = self.expr(node.annotation, scope) if scope.is_module and node.simple else None
+        if node.value is None:
+            if ann is None:
+                return None
+            return lambda fr: (ann(fr), None)[1]
+        value = self.expr(node.value, scope)
+        store = self.store(node.target, scope)
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+
+        def ann_assign(fr):
+            P.loc = loc
+            v = value(fr)
+            if ann is not None:
+                ann(fr)
+            try:
+                store(fr, v)
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return ann_assign
+
+    def s_AugAssign(self, node, scope):
+        iop = self.interp.ops.inplace[type(node.op)]
+        value = self.expr(node.value, scope)
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+        target = node.target
+        if isinstance(target, ast.Name):
+            load = self.load_name(target.id, scope, target)
+            store = self.store(target, scope)
+
+            def aug_name(fr):
+                P.loc = loc
+                cur = load(fr)
+                rhs = value(fr)
+                try:
+                    res = iop(cur, rhs)
+                except Exception as e:
+                    raise fix(e, line, col)
+                store(fr, res)
+
+            return aug_name
+        if isinstance(target, ast.Subscript):
+            obj_e = self.expr(target.value, scope)
+            idx_e = self.expr(target.slice, scope)
+
+            def aug_item(fr):
+                P.loc = loc
+                obj = obj_e(fr)
+                idx = idx_e(fr)
+                try:
+                    cur = obj[idx]
+                    rhs = value(fr)
+                    res = iop(cur, rhs)
+                    obj[idx] = res
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return aug_item
+        if isinstance(target, ast.Attribute):
+            obj_e = self.expr(target.value, scope)
+            attr = target.attr
+
+            def aug_attr(fr):
+                P.loc = loc
+                obj = obj_e(fr)
+                try:
+                    cur = get_attr(obj, attr)
+                    rhs = value(fr)
+                    res = iop(cur, rhs)
+                    set_attr(obj, attr, res)
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return aug_attr
+        raise self.unsupported(node, "augmented assignment target")
+
+    def s_Return(self, node, scope):
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        if node.value is None:
+            def return_none(fr):
+                P.loc = loc
+                return (None,)
+
+            return return_none
+        value = self.expr(node.value, scope)
+
+        def return_value(fr):
+            P.loc = loc
+            return (value(fr),)
+
+        return return_value
+
+    def s_Break(self, node, scope):
+        return lambda fr: BREAK
+
+    def s_Continue(self, node, scope):
+        return lambda fr: CONTINUE
+
+    def s_If(self, node, scope):
+        test = self.expr(node.test, scope)
+        body = self.block(node.body, scope)
+        orelse = self.block(node.orelse, scope) if node.orelse else None
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+        if orelse is None:
+            def if_(fr):
+                P.loc = loc
+                try:
+                    c = True if test(fr) else False
+                except Exception as e:
+                    raise fix(e, line, col)
+                if c:
+                    return body(fr)
+                return None
+
+            return if_
+
+        def if_else(fr):
+            P.loc = loc
+            try:
+                c = True if test(fr) else False
+            except Exception as e:
+                raise fix(e, line, col)
+            if c:
+                return body(fr)
+            return orelse(fr)
+
+        return if_else
+
+    def s_While(self, node, scope):
+        test = self.expr(node.test, scope)
+        body = self.block(node.body, scope)
+        orelse = self.block(node.orelse, scope) if node.orelse else None
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+        tick = self.interp.budget.tick
+        refill = self.interp.budget.refill
+
+        def while_(fr):
+            P.loc = loc
+            while True:
+                try:
+                    c = True if test(fr) else False
+                except Exception as e:
+                    raise fix(e, line, col)
+                if not c:
+                    break
+                tick[0] -= 1
+                if tick[0] <= 0:
+                    refill()
+                r = body(fr)
+                if r is not None:
+                    if r is BREAK:
+                        return None
+                    if r is CONTINUE:
+                        P.loc = loc
+                        continue
+                    return r
+                P.loc = loc
+            if orelse is not None:
+                return orelse(fr)
+            return None
+
+        return while_
+
+    def s_For(self, node, scope):
+        iterable = self.expr(node.iter, scope)
+        body = self.block(node.body, scope)
+        orelse = self.block(node.orelse, scope) if node.orelse else None
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+        tick = self.interp.budget.tick
+        refill = self.interp.budget.refill
+        target = node.target
+        if isinstance(target, ast.Name) and scope.resolve(target.id)[0] == "global":
+            G = self.interp.globals
+            name = target.id
+
+            def for_global(fr):
+                P.loc = loc
+                it = iterable(fr)
+                try:
+                    for v in it:
+                        tick[0] -= 1
+                        if tick[0] <= 0:
+                            refill()
+                        G[name] = v
+                        r = body(fr)
+                        if r is not None:
+                            if r is BREAK:
+                                return None
+                            if r is CONTINUE:
+                                continue
+                            return r
+                except Exception as e:
+                    raise fix(e, line, col)
+                if orelse is not None:
+                    return orelse(fr)
+                return None
+
+            return for_global
+        if isinstance(target, ast.Name):
+            idx = scope.resolve(target.id)[1]
+
+            def for_local(fr):
+                P.loc = loc
+                it = iterable(fr)
+                try:
+                    for v in it:
+                        tick[0] -= 1
+                        if tick[0] <= 0:
+                            refill()
+                        fr[idx] = v
+                        r = body(fr)
+                        if r is not None:
+                            if r is BREAK:
+                                return None
+                            if r is CONTINUE:
+                                continue
+                            return r
+                except Exception as e:
+                    raise fix(e, line, col)
+                if orelse is not None:
+                    return orelse(fr)
+                return None
+
+            return for_local
+        store = self.store(target, scope)
+
+        def for_any(fr):
+            P.loc = loc
+            it = iterable(fr)
+            try:
+                for v in it:
+                    tick[0] -= 1
+                    if tick[0] <= 0:
+                        refill()
+                    store(fr, v)
+                    r = body(fr)
+                    if r is not None:
+                        if r is BREAK:
+                            return None
+                        if r is CONTINUE:
+                            continue
+                        return r
+            except Exception as e:
+                raise fix(e, line, col)
+            if orelse is not None:
+                return orelse(fr)
+            return None
+
+        return for_any
+
+    def s_Assert(self, node, scope):
+        test = self.expr(node.test, scope)
+        msg = self.expr(node.msg, scope) if node.msg is not None else None
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+        try:
+            text = ast.unparse(node.test)
+        except Exception:  # pragma: no cover - unparse handles every allowed node
+            text = "condition"
+
+        def assert_(fr):
+            P.loc = loc
+            try:
+                ok = True if test(fr) else False
+            except Exception as e:
+                raise fix(e, line, col)
+            if ok:
+                return None
+            if msg is not None:
+                m = msg(fr)
+                try:
+                    message = str(m)
+                except Exception as e:
+                    raise fix(e, line, col)
+            else:
+                message = f"assertion failed: {text}"
+            err = error_class("assertion")(message, "", line=line, col=col)
+            if line is not None:
+                err.frames.append((line, col))
+            raise err
+
+        return assert_
+
+    def s_With(self, node, scope):
+        items = [
+            (self.expr(it.context_expr, scope), self.store(it.optional_vars, scope) if it.optional_vars else None)
+            for it in node.items
+        ]
+        body = self.block(node.body, scope)
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+
+        def make(i: int) -> Closure:
+            ctx_e, store = items[i]
+            inner = body if i == len(items) - 1 else make(i + 1)
+
+            def with_(fr):
+                P.loc = loc
+                mgr = ctx_e(fr)
+                try:
+                    if not is_gradcli_object(mgr) or not hasattr(type(mgr), "__enter__") or not hasattr(
+                        type(mgr), "__exit__"
+                    ):
+                        raise TypeError(
+                            f"'{type(mgr).__name__}' object does not support the context manager protocol"
+                        )
+                    exit_ = type(mgr).__exit__
+                    val = type(mgr).__enter__(mgr)
+                    if store is not None:
+                        store(fr, val)
+                except Exception as e:
+                    raise fix(e, line, col)
+                try:
+                    r = inner(fr)
+                except BaseException as e:
+                    if not exit_(mgr, type(e), e, e.__traceback__):
+                        raise
+                    return None
+                try:
+                    exit_(mgr, None, None, None)
+                except Exception as e:
+                    raise fix(e, line, col)
+                return r
+
+            return with_
+
+        return make(0)
+
+    def s_Import(self, node, scope):
+        bindings = []
+        for a in node.names:
+            if a.asname is None:
+                bindings.append((a.name.split(".")[0], [a.name.split(".")[0]]))
+            else:
+                bindings.append((a.asname, a.name.split(".")))
+        return self._import(node, scope, bindings)
+
+    def s_ImportFrom(self, node, scope):
+        bindings = [(a.asname or a.name, (node.module or "").split(".") + [a.name]) for a in node.names]
+        return self._import(node, scope, bindings)
+
+    def _import(self, node, scope, bindings):
+        prelude = self.interp.prelude
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+        stores = [(self.store(ast.Name(id=name, ctx=ast.Store()), scope), path) for name, path in bindings]
+
+        def resolve(path: list[str]) -> Any:
+            if path == ["torch", "nn", "functional"] and "F" in prelude:
+                return prelude["F"]
+            if path[0] not in prelude:
+                raise _err("unsupported", f"import of {'.'.join(path)}: the module is not available")
+            v = prelude[path[0]]
+            for part in path[1:]:
+                v = get_attr(v, part)
+            return v
+
+        def import_(fr):
+            P.loc = loc
+            try:
+                for store, path in stores:
+                    store(fr, resolve(path))
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return import_
+
+    def s_FunctionDef(self, node, scope):
+        make = self.function(node, scope)
+        store = self.store(ast.Name(id=node.name, ctx=ast.Store()), scope)
+        decos = [self.expr(d, scope) for d in node.decorator_list]
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+
+        def def_(fr):
+            P.loc = loc
+            try:
+                dvals = [d(fr) for d in decos]
+                f = make(fr)
+                for d in reversed(dvals):
+                    if type(d) is not UserFunction and not is_gradcli_object(d):
+                        raise _err(
+                            "unsupported", "a decorator must be a torch object (e.g. torch.no_grad()) or a function "
+                            "defined in the file"
+                        )
+                    f = d(f)
+            except Exception as e:
+                raise fix(e, line, col)
+            store(fr, f)
+
+        return def_
+
+    def s_ClassDef(self, node, scope):
+        base_e = self.expr(node.bases[0], scope)
+        methods = []
+        for stmt in node.body:
+            if isinstance(stmt, ast.FunctionDef):
+                methods.append((stmt.name, self.function(stmt, scope)))
+        store = self.store(ast.Name(id=node.name, ctx=ast.Store()), scope)
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+        prelude = self.interp.prelude
+        cname = node.name
+
+        def class_(fr):
+            P.loc = loc
+            try:
+                base = base_e(fr)
+                try:
+                    mod = importlib.import_module("gradcli.autograd.function")
+                    make_class = mod.make_function_class
+                except (ImportError, AttributeError):
+                    raise _err("unsupported", "custom autograd.Function arrives later") from None
+                expected = None
+                try:
+                    expected = get_attr(get_attr(prelude["torch"], "autograd"), "Function")
+                except Exception:
+                    expected = None
+                if expected is not None and base is not expected:
+                    raise _err("unsupported", "unsupported class: only subclasses of torch.autograd.Function")
+                cls = make_class(cname, {name: mk(fr) for name, mk in methods})
+            except Exception as e:
+                raise fix(e, line, col)
+            store(fr, cls)
+
+        return class_
+
+    # -- functions -------------------------------------------------------------------------
+    def function(self, node, scope: Scope) -> Callable[[Any], UserFunction]:
+        """Compile a def/lambda; returns ``make(fr)`` that builds the function object at run time."""
+        is_lambda = isinstance(node, ast.Lambda)
+        fscope = Scope(scope, function_locals(node), name=getattr(node, "name", "<lambda>"))
+        args = node.args
+        code = _Code()
+        code.name = "<lambda>" if is_lambda else node.name
+        code.rt = self.interp.rt
+        code.is_lambda = is_lambda
+        code.size = fscope.size
+        pos = args.posonlyargs + args.args
+        code.npos = len(pos)
+        code.posnames = [a.arg for a in pos]
+        code.posonly = frozenset(a.arg for a in args.posonlyargs)
+        names = param_names(args)
+        code.vararg = fscope.slots[args.vararg.arg] if args.vararg else None
+        code.kwarg = fscope.slots[args.kwarg.arg] if args.kwarg else None
+        code.kwonly = {a.arg: fscope.slots[a.arg] for a in args.kwonlyargs}
+        code.kwindex = {a.arg: fscope.slots[a.arg] for a in args.args}
+        code.kwindex.update(code.kwonly)
+        code.simple = code.vararg is None and code.kwarg is None and not code.kwonly
+        code.pad = (UNBOUND,) * (fscope.size - 1 - code.npos)
+        code.line, code.col = self.pos(node)
+        assert len(names) <= fscope.size
+        saved = self.stmt_line
+        if is_lambda:
+            code.body = self.expr(node.body, fscope)
+        else:
+            code.body = self.block(node.body, fscope)
+        self.stmt_line = saved
+        defaults = [self.expr(d, scope) for d in args.defaults]
+        kwdefaults = [(a.arg, self.expr(d, scope)) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+        annotations = []
+        if not is_lambda:
+            for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+                if a is not None and a.annotation is not None:
+                    annotations.append(self.expr(a.annotation, scope))
+            if node.returns is not None:
+                annotations.append(self.expr(node.returns, scope))
+        if not defaults and not kwdefaults and not annotations:
+            empty: dict = {}
+
+            def make_plain(fr):
+                return UserFunction(code, fr, (), empty)
+
+            return make_plain
+
+        def make(fr):
+            d = tuple(e(fr) for e in defaults)
+            kd = {k: e(fr) for k, e in kwdefaults}
+            for a in annotations:
+                a(fr)
+            return UserFunction(code, fr, d, kd)
+
+        return make
+
+    # -- assignment targets ----------------------------------------------------------------
+    def store(self, target: ast.AST, scope: Scope) -> Callable[[Any, Any], None]:
+        if isinstance(target, ast.Name):
+            where = scope.resolve(target.id)
+            name = target.id
+            if where[0] == "global":
+                G = self.interp.globals
+
+                def store_global(fr, v):
+                    G[name] = v
+
+                return store_global
+            if where[0] == "local":
+                idx = where[1]
+
+                def store_local(fr, v):
+                    fr[idx] = v
+
+                return store_local
+            raise self.unsupported(target, "assignment to a variable of an enclosing function")
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return self.store_unpack(target, scope)
+        if isinstance(target, ast.Subscript):
+            obj_e = self.expr(target.value, scope)
+            idx_e = self.expr(target.slice, scope)
+            line, col = self.pos(target)
+            fix = errmap.fix
+
+            def store_item(fr, v):
+                obj = obj_e(fr)
+                idx = idx_e(fr)
+                try:
+                    obj[idx] = v
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return store_item
+        if isinstance(target, ast.Attribute):
+            obj_e = self.expr(target.value, scope)
+            attr = target.attr
+            line, col = self.pos(target)
+            fix = errmap.fix
+
+            def store_attr(fr, v):
+                obj = obj_e(fr)
+                try:
+                    set_attr(obj, attr, v)
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return store_attr
+        raise self.unsupported(target, f"assignment to {type(target).__name__}")
+
+    def store_unpack(self, target, scope):
+        elts = target.elts
+        star = next((i for i, e in enumerate(elts) if isinstance(e, ast.Starred)), None)
+        stores = [self.store(e.value if isinstance(e, ast.Starred) else e, scope) for e in elts]
+        n = len(elts)
+        line, col = self.pos(target)
+        fix = errmap.fix
+        check_size = self.interp.budget.check_size
+        budget = self.interp.budget
+
+        if star is None:
+            def unpack(fr, v):
+                try:
+                    if type(v) is range:
+                        budget.charge(min(len(v), n + 1))
+                    items = list(_take(v, n + 1))
+                    if len(items) != n:
+                        if len(items) < n:
+                            raise ValueError(f"not enough values to unpack (expected {n}, got {len(items)})")
+                        raise ValueError(f"too many values to unpack (expected {n})")
+                except Exception as e:
+                    raise fix(e, line, col)
+                for st, x in zip(stores, items):
+                    st(fr, x)
+
+            return unpack
+        before, after = star, n - star - 1
+
+        def unpack_star(fr, v):
+            try:
+                if type(v) is range:
+                    check_size(len(v), "list")
+                    budget.charge(len(v))
+                items = list(v)
+                if len(items) < before + after:
+                    raise ValueError(
+                        f"not enough values to unpack (expected at least {before + after}, got {len(items)})"
+                    )
+            except Exception as e:
+                raise fix(e, line, col)
+            for i in range(before):
+                stores[i](fr, items[i])
+            stores[star](fr, items[before:len(items) - after])
+            for j in range(after):
+                stores[star + 1 + j](fr, items[len(items) - after + j])
+
+        return unpack_star
+
+    # -- expressions -----------------------------------------------------------------------
+    def expr(self, node: ast.expr, scope: Scope) -> Closure:
+        method = getattr(self, "e_" + type(node).__name__, None)
+        if method is None:
+            raise self.unsupported(node, type(node).__name__)
+        return method(node, scope)
+
+    def const_of(self, node: ast.AST) -> Any:
+        """The value of a constant node (``-1`` included), or _MISS."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        if (
+            isinstance(node, ast.UnaryOp)
+            and isinstance(node.op, (ast.USub, ast.UAdd))
+            and isinstance(node.operand, ast.Constant)
+            and type(node.operand.value) in (int, float)
+        ):
+            v = node.operand.value
+            return -v if isinstance(node.op, ast.USub) else v
+        return _MISS
+
+    def e_Constant(self, node, scope):
+        v = node.value
+        return lambda fr: v
+
+    def load_name(self, name: str, scope: Scope, node: ast.AST) -> Closure:
+        where = scope.resolve(name)
+        line, col = self.pos(node)
+        fix = errmap.fix
+        if where[0] == "global":
+            G = self.interp.globals
+            B = self.interp.builtins
+            if name in B:
+                G_get = G.get
+                B_get = B.get
+                miss = _MISS
+
+                def load_builtin(fr):
+                    v = G_get(name, miss)
+                    if v is miss:
+                        v = B_get(name, miss)
+                        if v is miss:
+                            raise fix(_err("name", f"name '{name}' is not defined"), line, col)
+                    return v
+
+                return load_builtin
+
+            def load_global(fr):
+                try:
+                    return G[name]
+                except KeyError:
+                    pass
+                raise fix(_err("name", f"name '{name}' is not defined"), line, col)
+
+            return load_global
+        if where[0] == "local":
+            idx = where[1]
+
+            def load_local(fr):
+                v = fr[idx]
+                if v is UNBOUND:
+                    raise fix(
+                        _err("name", f"cannot access local variable '{name}' where it is not associated with a value"),
+                        line,
+                        col,
+                    )
+                return v
+
+            return load_local
+        depth, idx = where[1], where[2]
+
+        def unbound_free():
+            return fix(
+                _err(
+                    "name",
+                    f"cannot access free variable '{name}' where it is not associated with a value in enclosing scope",
+                ),
+                line,
+                col,
+            )
+
+        if depth == 1:
+            def load_outer1(fr):
+                v = fr[0][idx]
+                if v is UNBOUND:
+                    raise unbound_free()
+                return v
+
+            return load_outer1
+
+        def load_outer(fr):
+            f = fr
+            for _ in range(depth):
+                f = f[0]
+            v = f[idx]
+            if v is UNBOUND:
+                raise unbound_free()
+            return v
+
+        return load_outer
+
+    def e_Name(self, node, scope):
+        return self.load_name(node.id, scope, node)
+
+    def e_Attribute(self, node, scope):
+        obj_e = self.expr(node.value, scope)
+        attr = node.attr
+        line, col = self.pos(node)
+        fix = errmap.fix
+        if self.other_line(node):
+            P = position
+            loc = (line, col)
+
+            def attribute_ml(fr):
+                obj = obj_e(fr)
+                P.loc = loc
+                try:
+                    return get_attr(obj, attr)
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return attribute_ml
+
+        def attribute(fr):
+            obj = obj_e(fr)
+            try:
+                return get_attr(obj, attr)
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return attribute
+
+    def e_Subscript(self, node, scope):
+        obj_e = self.expr(node.value, scope)
+        idx_e = self.expr(node.slice, scope)
+        line, col = self.pos(node)
+        fix = errmap.fix
+        c = self.const_of(node.slice)
+        if c is not _MISS and type(c) is int:
+
+            def subscript_const(fr):
+                obj = obj_e(fr)
+                try:
+                    return obj[c]
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return subscript_const
+
+        def subscript(fr):
+            obj = obj_e(fr)
+            idx = idx_e(fr)
+            try:
+                return obj[idx]
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return subscript
+
+    def e_Slice(self, node, scope):
+        lo = self.expr(node.lower, scope) if node.lower is not None else None
+        hi = self.expr(node.upper, scope) if node.upper is not None else None
+        st = self.expr(node.step, scope) if node.step is not None else None
+
+        def slice_(fr):
+            return slice(
+                lo(fr) if lo is not None else None,
+                hi(fr) if hi is not None else None,
+                st(fr) if st is not None else None,
+            )
+
+        return slice_
+
+    def e_BinOp(self, node, scope):
+        op_t = type(node.op)
+        line, col = self.pos(node)
+        fix = errmap.fix
+        lc, rc = self.const_of(node.left), self.const_of(node.right)
+        if (type(rc) is float or type(lc) is float) and op_t in self.interp.ops.plain:
+            op = self.interp.ops.plain[op_t]
+        else:
+            op = self.interp.ops.binary[op_t]
+        if rc is not _MISS:
+            left = self.expr(node.left, scope)
+
+            def binop_rconst(fr):
+                a = left(fr)
+                try:
+                    return op(a, rc)
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return binop_rconst
+        right = self.expr(node.right, scope)
+        if lc is not _MISS:
+
+            def binop_lconst(fr):
+                b = right(fr)
+                try:
+                    return op(lc, b)
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return binop_lconst
+        left = self.expr(node.left, scope)
+
+        def binop(fr):
+            a = left(fr)
+            b = right(fr)
+            try:
+                return op(a, b)
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return binop
+
+    def e_UnaryOp(self, node, scope):
+        c = self.const_of(node)
+        if c is not _MISS:
+            return lambda fr: c
+        operand = self.expr(node.operand, scope)
+        line, col = self.pos(node)
+        fix = errmap.fix
+        if isinstance(node.op, ast.Not):
+            def not_(fr):
+                v = operand(fr)
+                try:
+                    return not v
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return not_
+        op = _UNARY[type(node.op)]
+
+        def unary(fr):
+            v = operand(fr)
+            try:
+                return op(v)
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return unary
+
+    def e_BoolOp(self, node, scope):
+        values = [self.expr(v, scope) for v in node.values]
+        line, col = self.pos(node)
+        fix = errmap.fix
+        first, rest = values[0], tuple(values[1:])
+        if isinstance(node.op, ast.And):
+            def and_(fr):
+                v = first(fr)
+                try:
+                    for e in rest:
+                        if not v:
+                            return v
+                        v = e(fr)
+                except Exception as ex:
+                    raise fix(ex, line, col)
+                return v
+
+            return and_
+
+        def or_(fr):
+            v = first(fr)
+            try:
+                for e in rest:
+                    if v:
+                        return v
+                    v = e(fr)
+            except Exception as ex:
+                raise fix(ex, line, col)
+            return v
+
+        return or_
+
+    def e_Compare(self, node, scope):
+        line, col = self.pos(node)
+        fix = errmap.fix
+        contains = self.interp.ops.contains
+
+        def op_for(o):
+            t = type(o)
+            if t is ast.In:
+                return lambda a, b: contains(b, a)
+            if t is ast.NotIn:
+                return lambda a, b: not contains(b, a)
+            return _COMPARE[t]
+
+        left = self.expr(node.left, scope)
+        ops = [op_for(o) for o in node.ops]
+        rights = [self.expr(c, scope) for c in node.comparators]
+        if len(ops) == 1:
+            op, right = ops[0], rights[0]
+            rc = self.const_of(node.comparators[0])
+            if rc is not _MISS:
+                def compare_const(fr):
+                    a = left(fr)
+                    try:
+                        return op(a, rc)
+                    except Exception as e:
+                        raise fix(e, line, col)
+
+                return compare_const
+
+            def compare(fr):
+                a = left(fr)
+                b = right(fr)
+                try:
+                    return op(a, b)
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return compare
+        pairs = tuple(zip(ops, rights))
+
+        def compare_chain(fr):
+            a = left(fr)
+            try:
+                r = True
+                for op, right in pairs:
+                    b = right(fr)
+                    r = op(a, b)
+                    if not r:
+                        return r
+                    a = b
+                return r
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return compare_chain
+
+    def e_IfExp(self, node, scope):
+        test = self.expr(node.test, scope)
+        body = self.expr(node.body, scope)
+        orelse = self.expr(node.orelse, scope)
+        line, col = self.pos(node)
+        fix = errmap.fix
+
+        def ifexp(fr):
+            try:
+                c = True if test(fr) else False
+            except Exception as e:
+                raise fix(e, line, col)
+            return body(fr) if c else orelse(fr)
+
+        return ifexp
+
+    def _elements(self, elts: list, scope: Scope) -> Closure:
+        """A closure building the list of a display's elements (``*x`` unpacked)."""
+        unpack = self.interp.ops.unpack
+        line, col = None, None
+        fix = errmap.fix
+        if not any(isinstance(e, ast.Starred) for e in elts):
+            es = [self.expr(e, scope) for e in elts]
+            n = len(es)
+            if n == 0:
+                return lambda fr: []
+            if n == 1:
+                (a,) = es
+                return lambda fr: [a(fr)]
+            if n == 2:
+                a, b = es
+                return lambda fr: [a(fr), b(fr)]
+            if n == 3:
+                a, b, c = es
+                return lambda fr: [a(fr), b(fr), c(fr)]
+            es_t = tuple(es)
+            return lambda fr: [e(fr) for e in es_t]
+        parts = []
+        for e in elts:
+            if isinstance(e, ast.Starred):
+                parts.append((True, self.expr(e.value, scope), self.pos(e)))
+            else:
+                parts.append((False, self.expr(e, scope), self.pos(e)))
+        parts_t = tuple(parts)
+        check_size = self.interp.budget.check_size
+
+        def elements(fr):
+            out: list = []
+            for starred, e, (line, col) in parts_t:
+                if starred:
+                    v = e(fr)
+                    try:
+                        out.extend(unpack(v))
+                        check_size(len(out), "sequence")
+                    except Exception as ex:
+                        raise fix(ex, line, col)
+                else:
+                    out.append(e(fr))
+            return out
+
+        return elements
+
+    def e_List(self, node, scope):
+        return self._elements(node.elts, scope)
+
+    def e_Tuple(self, node, scope):
+        elements = self._elements(node.elts, scope)
+        return lambda fr: tuple(elements(fr))
+
+    def e_Dict(self, node, scope):
+        items = []
+        for k, v in zip(node.keys, node.values):
+            items.append((self.expr(k, scope) if k is not None else None, self.expr(v, scope), self.pos(v)))
+        items_t = tuple(items)
+        fix = errmap.fix
+        line, col = self.pos(node)
+
+        def dict_(fr):
+            d: dict = {}
+            try:
+                for k, v, _ in items_t:
+                    if k is None:
+                        d.update(v(fr))
+                    else:
+                        key = k(fr)
+                        d[key] = v(fr)
+            except Exception as e:
+                raise fix(e, line, col)
+            return d
+
+        return dict_
+
+    def e_JoinedStr(self, node, scope):
+        parts = [self.expr(v, scope) for v in node.values]
+        parts_t = tuple(parts)
+        return lambda fr: "".join([p(fr) for p in parts_t])
+
+    def e_FormattedValue(self, node, scope):
+        value = self.expr(node.value, scope)
+        spec = self.expr(node.format_spec, scope) if node.format_spec is not None else None
+        conv = node.conversion
+        fmt = self.interp.ops.fmt
+        line, col = self.pos(node)
+        fix = errmap.fix
+
+        def formatted(fr):
+            v = value(fr)
+            s = spec(fr) if spec is not None else ""
+            try:
+                if conv == 115:
+                    v = str(v)
+                elif conv == 114:
+                    v = repr(v)
+                elif conv == 97:
+                    v = ascii(v)
+                return fmt(v, s)
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return formatted
+
+    def e_Lambda(self, node, scope):
+        return self.function(node, scope)
+
+    def e_Starred(self, node, scope):
+        raise self.unsupported(node, "starred expression here")
+
+    # -- comprehensions --------------------------------------------------------------------
+    def _comprehension(self, node, scope, kind: str) -> Closure:
+        cscope = Scope(scope, comprehension_locals(node), name="<comprehension>")
+        gens = []
+        for i, g in enumerate(node.generators):
+            it = self.expr(g.iter, scope if i == 0 else cscope)
+            gens.append((it, self.store(g.target, cscope), tuple(self.expr(c, cscope) for c in g.ifs)))
+        if kind == "dict":
+            key_e = self.expr(node.key, cscope)
+            val_e = self.expr(node.value, cscope)
+            elt = None
+        else:
+            elt = self.expr(node.elt, cscope)
+        pad = (UNBOUND,) * (cscope.size - 1)
+        tick = self.interp.budget.tick
+        refill = self.interp.budget.refill
+        line, col = self.pos(node)
+        fix = errmap.fix
+        ngen = len(gens)
+
+        def produce(nf, level, emit):
+            it_e, store, ifs = gens[level]
+            src = it_e(nf)
+            for v in src:
+                tick[0] -= 1
+                if tick[0] <= 0:
+                    refill()
+                store(nf, v)
+                ok = True
+                for c in ifs:
+                    if not c(nf):
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                if level + 1 == ngen:
+                    emit(nf)
+                else:
+                    produce(nf, level + 1, emit)
+
+        first_it = gens[0][0]
+
+        if kind == "gen":
+            def genexp(fr):
+                src = iter(first_it(fr))
+                nf = [fr, *pad]
+
+                def gen():
+                    it_e, store, ifs = gens[0]
+                    for v in src:
+                        tick[0] -= 1
+                        if tick[0] <= 0:
+                            refill()
+                        store(nf, v)
+                        if ifs and not all(c(nf) for c in ifs):
+                            continue
+                        if ngen == 1:
+                            yield elt(nf)
+                        else:
+                            acc: list = []
+                            produce(nf, 1, lambda f: acc.append(elt(f)))
+                            yield from acc
+
+                return gen()
+
+            return genexp
+
+        def comp(fr):
+            nf = [fr, *pad]
+            try:
+                src = first_it(fr)
+                it_e, store, ifs = gens[0]
+                if kind == "list":
+                    out: Any = []
+                    emit = (lambda f: out.append(elt(f)))
+                else:
+                    out = {}
+
+                    def emit(f):
+                        out[key_e(f)] = val_e(f)
+                for v in src:
+                    tick[0] -= 1
+                    if tick[0] <= 0:
+                        refill()
+                    store(nf, v)
+                    ok = True
+                    for c in ifs:
+                        if not c(nf):
+                            ok = False
+                            break
+                    if not ok:
+                        continue
+                    if ngen == 1:
+                        emit(nf)
+                    else:
+                        produce(nf, 1, emit)
+            except Exception as e:
+                raise fix(e, line, col)
+            return out
+
+        return comp
+
+    def e_ListComp(self, node, scope):
+        return self._comprehension(node, scope, "list")
+
+    def e_DictComp(self, node, scope):
+        return self._comprehension(node, scope, "dict")
+
+    def e_GeneratorExp(self, node, scope):
+        return self._comprehension(node, scope, "gen")
+
+    # -- calls -----------------------------------------------------------------------------
+    def e_Call(self, node, scope):
+        line, col = self.pos(node)
+        fix = errmap.fix
+        add_frame = errmap.add_frame
+        P = position
+        ovr = self.interp.overrides
+        UF = UserFunction
+        multi_line = self.other_line(node)
+        loc = (line, col) if line is not None else None
+        simple_args = not any(isinstance(a, ast.Starred) for a in node.args) and not node.keywords
+        method = isinstance(node.func, ast.Attribute)
+        if method:
+            obj_e = self.expr(node.func.value, scope)
+            attr = node.func.attr
+            attr_line, attr_col = self.pos(node.func)
+        else:
+            func_e = self.expr(node.func, scope)
+
+        if simple_args and not multi_line:
+            arg_es = [self.expr(a, scope) for a in node.args]
+            n = len(arg_es)
+            if method:
+                if n == 0:
+                    def mcall0(fr):
+                        obj = obj_e(fr)
+                        try:
+                            f = get_attr(obj, attr)
+                        except Exception as e:
+                            raise fix(e, attr_line, attr_col)
+                        try:
+                            if f.__class__ is UF:
+                                saved = P.loc
+                                r = f._invoke((), None)
+                                P.loc = saved
+                                return r
+                            return f()
+                        except Exception as e:
+                            err = fix(e, line, col)
+                            add_frame(err, line, col)
+                            raise err
+
+                    return mcall0
+                if n == 1:
+                    (a0,) = arg_es
+
+                    def mcall1(fr):
+                        obj = obj_e(fr)
+                        try:
+                            f = get_attr(obj, attr)
+                        except Exception as e:
+                            raise fix(e, attr_line, attr_col)
+                        x = a0(fr)
+                        try:
+                            if f.__class__ is UF:
+                                saved = P.loc
+                                r = f._invoke((x,), None)
+                                P.loc = saved
+                                return r
+                            return f(x)
+                        except Exception as e:
+                            err = fix(e, line, col)
+                            add_frame(err, line, col)
+                            raise err
+
+                    return mcall1
+            else:
+                if n == 1:
+                    (a0,) = arg_es
+
+                    def call1(fr):
+                        f = func_e(fr)
+                        x = a0(fr)
+                        try:
+                            if f.__class__ is UF:
+                                saved = P.loc
+                                r = f._invoke((x,), None)
+                                P.loc = saved
+                                return r
+                            if f.__class__ is type:
+                                f = ovr.get(f, f)
+                            return f(x)
+                        except Exception as e:
+                            err = fix(e, line, col)
+                            add_frame(err, line, col)
+                            raise err
+
+                    return call1
+                if n == 2:
+                    a0, a1 = arg_es
+
+                    def call2(fr):
+                        f = func_e(fr)
+                        x = a0(fr)
+                        y = a1(fr)
+                        try:
+                            if f.__class__ is UF:
+                                saved = P.loc
+                                r = f._invoke((x, y), None)
+                                P.loc = saved
+                                return r
+                            if f.__class__ is type:
+                                f = ovr.get(f, f)
+                            return f(x, y)
+                        except Exception as e:
+                            err = fix(e, line, col)
+                            add_frame(err, line, col)
+                            raise err
+
+                    return call2
+
+        # the general form: starred args, keywords, **kwargs, multi-line calls
+        args_e = self._elements(node.args, scope)
+        kws = []
+        for k in node.keywords:
+            kws.append((k.arg, self.expr(k.value, scope), self.pos(k.value)))
+        kws_t = tuple(kws)
+
+        def call(fr):
+            if method:
+                obj = obj_e(fr)
+                try:
+                    f = get_attr(obj, attr)
+                except Exception as e:
+                    raise fix(e, attr_line, attr_col)
+            else:
+                f = func_e(fr)
+            args = args_e(fr)
+            kwargs: Optional[dict] = None
+            if kws_t:
+                kwargs = {}
+                for k, e, (kl, kc) in kws_t:
+                    v = e(fr)
+                    if k is not None:
+                        if k in kwargs:
+                            raise fix(TypeError(f"got multiple values for keyword argument '{k}'"), line, col)
+                        kwargs[k] = v
+                        continue
+                    try:
+                        if not isinstance(v, dict):
+                            raise TypeError(f"argument after ** must be a mapping, not {type(v).__name__}")
+                        for kk, vv in v.items():
+                            if not isinstance(kk, str):
+                                raise TypeError("keywords must be strings")
+                            if kk in kwargs:
+                                raise TypeError(f"got multiple values for keyword argument '{kk}'")
+                            kwargs[kk] = vv
+                    except Exception as ex:
+                        raise fix(ex, kl, kc)
+            if multi_line:
+                P.loc = loc
+            try:
+                if f.__class__ is UF:
+                    saved = P.loc
+                    r = f._invoke(args, kwargs)
+                    P.loc = saved
+                    return r
+                if kwargs:
+                    for k in kwargs:
+                        if k.startswith("_"):
+                            raise _err("unsupported", f"unsupported keyword argument: {k}")
+                if f.__class__ is type:
+                    f = ovr.get(f, f)
+                if kwargs:
+                    return f(*args, **kwargs)
+                return f(*args)
+            except Exception as e:
+                err = fix(e, line, col)
+                add_frame(err, line, col)
+                raise err
+
+        return call
+
+
+def _take(iterable: Any, n: int) -> list:
+    """At most ``n`` items of ``iterable`` (so unpacking a huge iterable stops early)."""
+    out = []
+    it = iter(iterable)
+    for _ in range(n):
+        try:
+            out.append(next(it))
+        except StopIteration:
+            break
+    return out
+
+
+def _collect_names(t: ast.AST, out: list) -> None:
+    if isinstance(t, ast.Name):
+        out.append(t.id)
+    elif isinstance(t, (ast.Tuple, ast.List)):
+        for e in t.elts:
+            _collect_names(e, out)
+    elif isinstance(t, ast.Starred):
+        _collect_names(t.value, out)
+
+
+def required_recursion_limit(tree_depth: int, limits: Limits) -> int:
+    """A Python recursion limit enough for closures nested ``tree_depth`` deep, ``max_call_depth`` times."""
+    return min(200_000, 1000 + (limits.max_call_depth + 2) * (tree_depth + 12))
+
+
+def set_recursion_limit(n: int) -> int:
+    """Raise Python's recursion limit to at least ``n``; returns the old one."""
+    old = sys.getrecursionlimit()
+    if n > old:
+        sys.setrecursionlimit(n)
+    return old

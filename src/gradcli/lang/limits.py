@@ -1,0 +1,159 @@
+"""Resource limits of one run, and their enforcement (SPEC §3 ``--max-*``, ``--timeout``).
+
+Two things live here:
+
+* :class:`Limits` -- the static configuration: generous but finite defaults,
+  overridable per run through :class:`gradcli.lang.result.RunOptions`.
+* :class:`Budget` -- the runtime side: a step counter (loop iterations and
+  user-function calls), a wall-clock deadline checked cheaply every
+  :data:`CHECK_EVERY` steps, the user call depth and the size of the printed
+  output.
+
+Every limit that is hit raises a ``limit`` :class:`~gradcli.errors.GradcliError`
+whose message names the limit and whose hint names the command-line option
+that raises it (:func:`limit_error`).
+
+The hot path is ``tick[0] -= 1; if tick[0] <= 0: budget.refill()`` inlined in
+the interpreter's loop and call closures: one list-item decrement and a compare
+per step; the expensive checks (total steps, clock) run once per chunk.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import Optional
+
+from ..errors import GradcliError, error_class
+
+__all__ = ["Limits", "Budget", "limit_error", "DEFAULT_LIMITS", "CHECK_EVERY"]
+
+#: steps between two checks of the total step count and of the clock
+CHECK_EVERY = 256
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of a run (all finite).
+
+    max_source_bytes: size of the file, checked before parsing.
+    max_nesting: bracket nesting depth, checked by a scan before ``ast.parse``.
+    max_ast_depth: depth of the syntax tree (statements and expressions).
+    max_steps: loop iterations + user-function calls (``--max-steps``).
+    timeout: wall-clock seconds (``--timeout``).
+    max_call_depth: nesting of user-function calls (recursion).
+    max_output: characters ``print`` may write.
+    max_elements: largest tensor (passed to the engine) and largest Python
+        sequence/string a program may build (``--max-elements``).
+    max_int_bits: size of a Python int built by ``*``, ``**`` or ``<<``.
+    max_format_width: width/precision in a format spec (``f"{x:1000000}"``).
+    """
+
+    max_source_bytes: int = 1_000_000
+    max_nesting: int = 100
+    max_ast_depth: int = 200
+    max_steps: int = 10_000_000
+    timeout: float = 60.0
+    max_call_depth: int = 200
+    max_output: int = 10_000_000
+    max_elements: int = 100_000_000
+    max_int_bits: int = 1_000_000
+    max_format_width: int = 10_000
+
+    def with_options(self, options) -> "Limits":
+        """These limits, overridden by the non-None limit fields of a RunOptions."""
+        changes = {}
+        for field in ("max_steps", "timeout", "max_elements", "max_call_depth", "max_output", "max_source_bytes"):
+            value = getattr(options, field, None)
+            if value is not None:
+                changes[field] = value
+        return replace(self, **changes) if changes else self
+
+
+DEFAULT_LIMITS = Limits()
+
+# what raises each limit (shown in the hint)
+_OPTIONS = {
+    "max_steps": "Raise it with --max-steps N if the program really needs more.",
+    "timeout": "Raise it with --timeout SECONDS if the program really needs longer.",
+    "max_elements": "Raise it with --max-elements N if the program really needs more.",
+    "max_call_depth": "Write the recursion as a loop (the call-depth limit has no command-line option).",
+    "max_output": "Print less (the output limit has no command-line option).",
+    "max_source_bytes": "Split the file (the file-size limit has no command-line option).",
+    "max_nesting": "Split the expression into smaller statements with intermediate names.",
+    "max_ast_depth": "Split the expression into smaller statements with intermediate names.",
+    "max_int_bits": "Use a float or a tensor for numbers this large.",
+    "max_format_width": "Use a smaller width or precision in the format spec.",
+}
+
+
+def limit_error(message: str, limit: str, *, line: Optional[int] = None, col: Optional[int] = None) -> GradcliError:
+    """A ``limit`` error for ``limit`` (a :class:`Limits` field name), hint naming its option."""
+    err = error_class("limit")(message, _OPTIONS.get(limit, ""), line=line, col=col)
+    err.limit = limit  # type: ignore[attr-defined]
+    return err
+
+
+class Budget:
+    """Runtime enforcement of the step, time, call-depth and output limits of one run.
+
+    ``tick`` is a one-element list the interpreter decrements per step; when it
+    reaches zero, :meth:`refill` accounts the chunk, checks the total and the
+    clock, and refills it.
+    """
+
+    __slots__ = ("limits", "tick", "used", "deadline", "depth", "output", "_chunk")
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._chunk = max(1, min(CHECK_EVERY, limits.max_steps))
+        self.tick = [self._chunk]
+        self.used = 0
+        self.deadline = time.monotonic() + limits.timeout
+        self.depth = 0
+        self.output = 0
+
+    def refill(self) -> None:
+        """Account a finished chunk of steps; raise ``limit`` past max_steps or the deadline."""
+        self.used += self._chunk - self.tick[0]
+        if self.used > self.limits.max_steps:
+            self.tick[0] = 1 << 62  # no more checks while the error propagates
+            raise limit_error(
+                f"the program ran more than {self.limits.max_steps:,} steps (loop iterations and function calls)",
+                "max_steps",
+            )
+        self.check_time()
+        left = self.limits.max_steps - self.used + 1
+        self.tick[0] = self._chunk = max(1, min(CHECK_EVERY, left))
+
+    def charge(self, n: int) -> None:
+        """Account ``n`` steps at once (e.g. ``sum(range(n))`` done in C)."""
+        if n <= 0:
+            return
+        self.tick[0] -= n
+        if self.tick[0] <= 0:
+            self.refill()
+
+    def check_time(self) -> None:
+        """Raise ``limit`` if the wall-clock deadline has passed."""
+        if time.monotonic() > self.deadline:
+            self.tick[0] = 1 << 62
+            raise limit_error(
+                f"the run took longer than the time limit of {self.limits.timeout:g} s", "timeout"
+            )
+
+    def add_output(self, n: int) -> None:
+        """Account ``n`` printed characters; raise ``limit`` past max_output."""
+        self.output += n
+        if self.output > self.limits.max_output:
+            raise limit_error(
+                f"the program printed more than {self.limits.max_output:,} characters", "max_output"
+            )
+
+    def check_size(self, n: int, what: str = "sequence") -> None:
+        """Raise ``limit`` if a Python sequence/string of ``n`` items may not be built."""
+        if n > self.limits.max_elements:
+            raise limit_error(
+                f"building a {what} of {n:,} items exceeds the limit of {self.limits.max_elements:,} elements",
+                "max_elements",
+            )

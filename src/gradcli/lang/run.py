@@ -1,0 +1,389 @@
+"""``run_file``: the one entry point that runs an expression file (what the CLI calls).
+
+It implements exactly the reference oracle's semantics
+(``conformance/tools/torch_run.py`` and ``conformance/README.md``):
+
+1. parse (:mod:`.parse`) and check (:mod:`.validate`) the whole file; a
+   ``syntax``/``unsupported``/``limit`` error there ends the run before anything
+   runs;
+2. compile the tree to closures (:mod:`.interpreter`);
+3. reset the engine's global state, then ``--dtype``, then the seed
+   (``manual_seed(options.seed)``), then the ``--set`` bindings: a number (not a
+   bool) or nested list -> ``torch.tensor(VALUE, dtype=<default dtype>)``,
+   anything else an expression *of the language* (never ``eval``); a bad
+   ``--set`` raises :class:`InvocationError` (exit 2);
+   ``--requires-grad``/``--retain-grad`` apply to ``--set`` names at binding;
+4. run the file body (inside ``torch.no_grad()`` with ``--no-grad``), with
+   ``NAME.requires_grad_()`` / ``NAME.retain_grad()`` after every assignment
+   statement binding a ``--requires-grad``/``--retain-grad`` NAME (in ``def``
+   bodies too) and, for the default backward, tracking of the last tensor bound
+   by a top-level assignment statement;
+5. the backward gradcli runs after the file: ``--backward NAME``, or the default
+   one (no ``.backward(``/``torch.autograd.backward``/``torch.autograd.grad``
+   call in the file, a tracked target that requires grad), with ``--gradient``
+   (``ones``, number/list -> ``torch.tensor(v, dtype=target.dtype)`` for a
+   floating target, else an expression evaluated in the file's namespace),
+   ``--inputs``, ``--retain-graph``, ``--create-graph``, ``--repeat N``.  Its
+   errors have no position unless raised inside the file's own code (a hook);
+6. collect: stdout (the file's ``print``, never the real stdout), warnings
+   (once per (kind, line), line of the innermost running statement), the error,
+   and every top-level name bound to a tensor, in order of first binding.
+
+Global engine state (default dtype, grad mode, generator, element limit,
+warning sink, recursion limit) is reset before and after each run, so many
+runs in one process are independent.  Exceptions that are not
+``GradcliError``s (bugs in gradcli) propagate unchanged after the reset.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import keyword
+import re
+from typing import Any, Callable, Optional, Union
+
+from ..errors import GradcliError, error_class, set_warning_sink
+from . import errmap
+from .access import get_attr
+from .interpreter import Interpreter, position, required_recursion_limit, set_recursion_limit
+from .limits import DEFAULT_LIMITS, Limits
+from .parse import ParsedSource, decode_source, parse_expression, parse_source
+from .result import ErrorRecord, RunOptions, RunResult, WarningRecord
+from .validate import check, has_backward_call, validate
+
+__all__ = ["run_file", "InvocationError", "prepare", "PRELUDE_NAMES"]
+
+#: names of the implicit prelude (never listed as the file's tensors, as in the oracle)
+PRELUDE_NAMES = frozenset({"torch", "F"})
+
+_OBJ_ADDR = re.compile(r" object at 0x[0-9a-fA-F]+>")
+
+
+class InvocationError(Exception):
+    """The invocation was wrong (exit status 2), e.g. a bad ``--set NAME=VALUE``."""
+
+
+# ---------------------------------------------------------------------------------------------
+# engine access (lazy: importing gradcli.lang must not import the engine's heavy parts)
+# ---------------------------------------------------------------------------------------------
+def _engine_module(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def _make_globals() -> dict:
+    from ..api import make_globals  # the engine's torch-shaped namespaces
+
+    return dict(make_globals())
+
+
+def _tensor_type() -> type:
+    from ..autograd.tensor import Tensor
+
+    return Tensor
+
+
+class _EngineState:
+    """Reset/restore of the engine's process-global state around one run."""
+
+    def __init__(self, options: RunOptions, limits: Limits) -> None:
+        self.options = options
+        self.limits = limits
+        self.dtypes = _engine_module("gradcli.autograd.dtypes")
+        self.grad_mode = _engine_module("gradcli.autograd.grad_mode")
+        self.random = _engine_module("gradcli.autograd.random")
+        self.elimits = _engine_module("gradcli.autograd.limits")
+        self.autograd = _engine_module("gradcli.autograd")
+
+    def reset(self) -> None:
+        """PyTorch's start-up state: float32, grad on, fresh hooks; and this run's element limit."""
+        if self.grad_mode is not None and hasattr(self.grad_mode, "reset"):
+            self.grad_mode.reset()
+        if self.dtypes is not None:
+            self.dtypes.set_default_dtype("float32")
+        if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):
+            self.elimits.set_max_elements(self.limits.max_elements)
+        reset_state = getattr(self.autograd, "reset_state", None) if self.autograd is not None else None
+        if callable(reset_state):
+            reset_state()
+
+    def start(self) -> None:
+        """``--dtype`` then the seed, as the oracle does."""
+        if self.options.dtype:
+            self.dtypes.set_default_dtype(self.options.dtype)
+        if self.random is not None:
+            self.random.manual_seed(self.options.seed)
+
+    def restore(self) -> None:
+        self.reset()
+        if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):
+            self.elimits.set_max_elements(None)
+
+
+# ---------------------------------------------------------------------------------------------
+# command-line values
+# ---------------------------------------------------------------------------------------------
+_NOLIT = object()
+
+
+def _literal(tree: ast.Expression) -> Any:
+    try:
+        return ast.literal_eval(tree.body)
+    except Exception:
+        return _NOLIT
+
+
+def _is_num_or_list(v: Any) -> bool:
+    return not isinstance(v, bool) and isinstance(v, (int, float, list))
+
+
+def _call(obj: Any, name: str, *args: Any, **kwargs: Any) -> Any:
+    return get_attr(obj, name)(*args, **kwargs)
+
+
+class _Runner:
+    """The state of one run_file call."""
+
+    def __init__(self, parsed: ParsedSource, options: RunOptions, limits: Limits) -> None:
+        self.parsed = parsed
+        self.options = options
+        self.limits = limits
+        self.warnings: list[WarningRecord] = []
+        self.seen: set = set()
+        self.last: Optional[tuple[str, Any]] = None
+
+    # warnings: once per (kind, line), at the innermost running statement
+    def sink(self, kind: str, message: str) -> None:
+        loc = position.loc
+        line, col = (None, None) if loc is None else loc
+        key = (kind, line)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.warnings.append(WarningRecord(kind, message, line, col, self.parsed.source_line(line)))
+
+    def track(self, names: tuple) -> None:
+        g = self.g
+        T = self.Tensor
+        for n in names:
+            v = g.get(n)
+            if isinstance(v, T):
+                self.last = (n, v)
+
+    def cli_value(self, text: str, like: Any = None) -> Any:
+        """A --set (like=None) or --gradient value; raises GradcliError (InvocationError for syntax)."""
+        torch = self.prelude["torch"]
+        if like is not None and text.strip() == "ones":
+            return _call(torch, "ones_like", like)
+        tree = parse_expression(text, self.limits)
+        lit = _literal(tree)
+        if lit is not _NOLIT and _is_num_or_list(lit):
+            if like is None:
+                return _call(torch, "tensor", lit, dtype=self.dtypes.get_default_dtype())
+            if like.dtype.is_floating_point or getattr(like.dtype, "is_complex", False):
+                return _call(torch, "tensor", lit, dtype=like.dtype)
+            return _call(torch, "tensor", lit)
+        check(tree, extra_names=self.g.keys())
+        return self.interp.compile_expression(tree, positions=False)()
+
+    def run(self, result: RunResult) -> None:
+        options = self.options
+        self.dtypes = importlib.import_module("gradcli.autograd.dtypes")
+        self.Tensor = _tensor_type()
+        state = _EngineState(options, self.limits)
+        tree = self.parsed.tree
+        explicit_backward = has_backward_call(tree)
+        track = None if (options.backward or explicit_backward) else self.track
+
+        state.reset()
+        self.g = g = _make_globals()
+        self.prelude = dict(g)
+        interp = Interpreter(
+            g,
+            self.limits,
+            requires_grad=tuple(options.requires_grad),
+            retain_grad=tuple(options.retain_grad),
+            track=track,
+            prelude=self.prelude,
+        )
+        self.interp = interp
+        old_sink = set_warning_sink(self.sink)
+        old_recursion = set_recursion_limit(required_recursion_limit(self.parsed.depth, self.limits))
+        position.loc = None
+        try:
+            with interp:
+                body = interp.compile_module(tree)
+                state.start()
+                try:
+                    self.bind_sets()
+                    self.run_body(body)
+                    position.loc = None
+                    self.after_backward(explicit_backward)
+                except GradcliError as e:
+                    result.error = self.error_record(e)
+                    result.ok = False
+        finally:
+            position.loc = None
+            set_warning_sink(old_sink)
+            _restore_recursion(old_recursion)
+            state.restore()
+            result.stdout = _OBJ_ADDR.sub(" object>", interp.out.getvalue())
+            result.warnings = self.warnings
+            result.namespace = g
+            result.tensors = self.tensors()
+
+    def bind_sets(self) -> None:
+        g = self.g
+        for name, text in self.options.sets:
+            name = name.strip()
+            if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__"):
+                raise InvocationError(f"bad --set {name}={text}: expected NAME=VALUE with a Python name")
+            try:
+                value = self.cli_value(text)
+            except GradcliError as e:
+                raise InvocationError(f"bad --set {name}={text}: {e.message}") from e
+            g[name] = value
+            try:
+                if name in self.options.requires_grad:
+                    _call(value, "requires_grad_")
+                if name in self.options.retain_grad:
+                    _call(value, "retain_grad")
+            except Exception as e:
+                raise errmap.convert(e)
+
+    def run_body(self, body: Callable[[], None]) -> None:
+        if not self.options.no_grad or not self.parsed.tree.body:
+            body()
+            return
+        mgr = _call(self.prelude["torch"], "no_grad")
+        type(mgr).__enter__(mgr)
+        try:
+            body()
+        finally:
+            type(mgr).__exit__(mgr, None, None, None)
+
+    def after_backward(self, explicit_backward: bool) -> None:
+        options, g = self.options, self.g
+        target = None
+        if options.backward:
+            name = options.backward
+            if name not in g:
+                raise error_class("name")(f"name '{name}' is not defined", "--backward names a name the file binds.")
+            target = g[name]
+            if not isinstance(target, self.Tensor):
+                raise error_class("type")(f"--backward {name}: not a tensor (it is a {type(target).__name__})")
+        elif not explicit_backward and self.last is not None:
+            _, target = self.last
+            if not target.requires_grad:
+                target = None
+        if target is None:
+            return
+        kw: dict = {}
+        if options.gradient is not None:
+            kw["gradient"] = self.cli_value(options.gradient, like=target)
+        if options.retain_graph:
+            kw["retain_graph"] = True
+        if options.create_graph:
+            kw["create_graph"] = True
+        if options.inputs:
+            names = [n.strip() for n in options.inputs if n.strip()]
+            for n in names:
+                if n not in g:
+                    raise error_class("name")(f"name '{n}' is not defined", "--inputs names names the file binds.")
+            kw["inputs"] = [g[n] for n in names]
+        for _ in range(max(0, options.repeat)):
+            try:
+                target.backward(**kw)
+            except GradcliError:
+                raise
+            except Exception as e:
+                raise errmap.convert(e)
+
+    def error_record(self, e: GradcliError) -> ErrorRecord:
+        rec = ErrorRecord(
+            kind=e.kind,
+            message=e.message,
+            hint=e.hint or "",
+            line=e.line,
+            col=e.col,
+            source_line=self.parsed.source_line(e.line),
+            frames=list(e.frames),
+            related=list(getattr(e, "related", []) or []),
+        )
+        return rec
+
+    def tensors(self) -> list[tuple[str, Any]]:
+        g = getattr(self, "g", None)
+        if g is None:
+            return []
+        T = self.Tensor
+        return [(n, v) for n, v in g.items() if n not in PRELUDE_NAMES and isinstance(v, T)]
+
+
+def _restore_recursion(old: int) -> None:
+    import sys
+
+    try:
+        sys.setrecursionlimit(old)
+    except RecursionError:  # pragma: no cover - only if called deeper than `old`
+        pass
+
+
+def prepare(source: Union[str, bytes], filename: str, limits: Limits = DEFAULT_LIMITS,
+            extra_names: tuple = ()) -> ParsedSource:
+    """Parse and check a file (no engine needed); raises GradcliError (syntax/unsupported/limit)."""
+    parsed = parse_source(source, filename, limits)
+    problems = validate(parsed.tree, extra_names)
+    if problems:
+        err = problems[0].error()
+        err.problems = problems  # type: ignore[attr-defined]
+        raise err
+    return parsed
+
+
+def _static_error(e: GradcliError, text: Optional[str]) -> ErrorRecord:
+    lines = text.splitlines() if text is not None else []
+    src = lines[e.line - 1] if e.line is not None and 1 <= e.line <= len(lines) else None
+    rec = ErrorRecord(kind=e.kind, message=e.message, hint=e.hint or "", line=e.line, col=e.col, source_line=src)
+    if e.line is not None:
+        rec.frames = [(e.line, e.col if e.col is not None else 0)]
+    problems = getattr(e, "problems", None)
+    if problems:
+        rec.problems = [
+            {"kind": p.kind, "message": p.message, "line": p.line, "col": p.col} for p in problems
+        ]
+    return rec
+
+
+def run_file(source: Union[str, bytes], filename: str, options: Optional[RunOptions] = None) -> RunResult:
+    """Run an expression file with ``options``; never raises for the file's own errors.
+
+    Returns a :class:`RunResult` (``ok`` False with ``error`` set when the file
+    failed).  Raises :class:`InvocationError` for a bad ``--set``; any other
+    exception is a bug in gradcli (the CLI maps it to exit status 70).
+    """
+    options = options if options is not None else RunOptions()
+    limits = DEFAULT_LIMITS.with_options(options)
+    try:
+        text: Optional[str] = decode_source(source, limits)
+    except GradcliError:
+        text = None
+    result = RunResult(file=filename, source=text if text is not None else _lossy(source), ok=True, stdout="")
+    set_names = tuple(n.strip() for n, _ in options.sets)
+    try:
+        parsed = prepare(source, filename, limits, set_names)
+    except GradcliError as e:
+        result.ok = False
+        result.error = _static_error(e, text if text is not None else result.source)
+        return result
+    _Runner(parsed, options, limits).run(result)
+    return result
+
+
+def _lossy(source: Union[str, bytes]) -> str:
+    if isinstance(source, str):
+        return source
+    return bytes(source).decode("utf-8", errors="replace")

@@ -1,0 +1,166 @@
+"""The Python builtins a file sees (SPEC §2), bounded by the run's budget.
+
+Exactly: ``print range len float int bool abs min max sum list tuple round
+isinstance True False None`` plus ``enumerate zip reversed str dict``.
+
+* ``print`` writes to the run's buffer (never the real stdout), counting its
+  size against ``Limits.max_output``; ``file=`` is refused;
+* the types (``int float bool str list tuple dict range``) are the real ones, so
+  ``isinstance(x, float)`` works; calling ``list``/``tuple``/``dict`` goes
+  through :data:`CONSTRUCTOR_OVERRIDES` (the interpreter's call path swaps
+  them), which checks sizes and charges the steps a C-level loop over a
+  ``range`` would take;
+* ``sum``/``min``/``max`` charge ``len(range)`` steps before looping in C;
+  ``enumerate``/``zip``/``reversed`` are generators that tick per item, so no
+  builtin can loop in C for longer than the step budget allows.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Callable
+
+from ..errors import error_class
+from .limits import Budget
+
+__all__ = ["make_builtins", "OutputBuffer"]
+
+
+class OutputBuffer:
+    """The file's stdout: a string buffer with a size budget."""
+
+    __slots__ = ("_buf", "_budget")
+
+    def __init__(self, budget: Budget) -> None:
+        self._buf = io.StringIO()
+        self._budget = budget
+
+    def write(self, text: str) -> None:
+        self._budget.add_output(len(text))
+        self._buf.write(text)
+
+    def getvalue(self) -> str:
+        return self._buf.getvalue()
+
+
+def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], dict[Any, Callable]]:
+    """(builtins by name, constructor overrides by type) for one run."""
+    tick = budget.tick
+
+    def charge_range(obj: Any) -> None:
+        if type(obj) is range:
+            n = len(obj)
+            budget.check_size(n, "sequence")
+            budget.charge(n)
+
+    def print_(*args: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: bool = False) -> None:
+        if file is not None:
+            raise error_class("unsupported")("print(file=...) is outside the language: output goes to stdout")
+        if sep is None:
+            sep = " "
+        if end is None:
+            end = "\n"
+        if not isinstance(sep, str):
+            raise TypeError(f"sep must be None or a string, not {type(sep).__name__}")
+        if not isinstance(end, str):
+            raise TypeError(f"end must be None or a string, not {type(end).__name__}")
+        out.write(sep.join([str(a) for a in args]) + end)
+
+    def sum_(iterable: Any, /, start: Any = 0) -> Any:
+        charge_range(iterable)
+        return sum(iterable, start)
+
+    def min_(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1:
+            charge_range(args[0])
+        return min(*args, **kwargs)
+
+    def max_(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1:
+            charge_range(args[0])
+        return max(*args, **kwargs)
+
+    def enumerate_(iterable: Any, start: int = 0):
+        if not isinstance(start, int):
+            raise TypeError(f"'{type(start).__name__}' object cannot be interpreted as an integer")
+        it = iter(iterable)
+
+        def gen():
+            i = start
+            for x in it:
+                tick[0] -= 1
+                if tick[0] <= 0:
+                    budget.refill()
+                yield (i, x)
+                i += 1
+
+        return gen()
+
+    def zip_(*iterables: Any, strict: bool = False):
+        its = [iter(x) for x in iterables]
+        z = zip(*its, strict=strict) if strict else zip(*its)
+
+        def gen():
+            for t in z:
+                tick[0] -= 1
+                if tick[0] <= 0:
+                    budget.refill()
+                yield t
+
+        return gen()
+
+    def reversed_(seq: Any):
+        r = reversed(seq)
+
+        def gen():
+            for x in r:
+                tick[0] -= 1
+                if tick[0] <= 0:
+                    budget.refill()
+                yield x
+
+        return gen()
+
+    def list_(iterable: Any = (), /) -> list:
+        charge_range(iterable)
+        if hasattr(iterable, "__len__") and type(iterable) is not range:
+            budget.check_size(len(iterable), "list")
+        return list(iterable)
+
+    def tuple_(iterable: Any = (), /) -> tuple:
+        charge_range(iterable)
+        if hasattr(iterable, "__len__") and type(iterable) is not range:
+            budget.check_size(len(iterable), "tuple")
+        return tuple(iterable)
+
+    def dict_(*args: Any, **kwargs: Any) -> dict:
+        if args:
+            charge_range(args[0])
+        return dict(*args, **kwargs)
+
+    names: dict[str, Any] = {
+        "print": print_,
+        "range": range,
+        "len": len,
+        "float": float,
+        "int": int,
+        "bool": bool,
+        "abs": abs,
+        "min": min_,
+        "max": max_,
+        "sum": sum_,
+        "list": list,
+        "tuple": tuple,
+        "round": round,
+        "isinstance": isinstance,
+        "True": True,
+        "False": False,
+        "None": None,
+        "enumerate": enumerate_,
+        "zip": zip_,
+        "reversed": reversed_,
+        "str": str,
+        "dict": dict,
+    }
+    overrides: dict[Any, Callable] = {list: list_, tuple: tuple_, dict: dict_}
+    return names, overrides

@@ -1,0 +1,392 @@
+"""The static check: one whitelist pass over the whole tree before anything runs (SPEC §2).
+
+Every node type the language allows is listed in :data:`_ALLOWED`; any other
+node is a problem naming the construct.  Context rules on top of the
+whitelist:
+
+* imports: only the ones SPEC §2 lists (exactly the oracle's set), no ``*``;
+* names: nothing starting with ``__`` (``__import__``, ``__builtins__`` ...);
+  a Python builtin the language does not provide (``eval``, ``open``,
+  ``getattr``, ``type`` ...) used without being bound anywhere in the file is
+  refused here rather than failing later as an undefined name;
+* attributes: nothing starting with ``_``, and a few non-underscore names that
+  exist only to reach interpreter internals (``gi_frame``, ``f_globals``,
+  ``format`` ...) -- the run-time attribute whitelist refuses them anyway;
+* keyword arguments and parameters named ``_...`` are refused (they could reach
+  private parameters of engine functions);
+* ``class NAME(torch.autograd.Function)`` / ``(Function)`` whose body is only
+  ``@staticmethod`` defs, docstrings and ``pass``;
+* what CPython's compiler (not its parser) rejects is reported as ``syntax``:
+  ``return`` outside a function, ``break``/``continue`` outside a loop,
+  duplicate parameter names, two starred targets.
+
+:func:`validate` returns every problem, ordered: ``unsupported`` ones first
+(as the oracle checks the subset before CPython compiles), each group in
+source order; :func:`check` raises the first.  The walk is iterative.
+
+:func:`has_backward_call` is the oracle's static test for the default backward.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as _py_builtins
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from ..errors import GradcliError, error_class
+
+__all__ = [
+    "Problem",
+    "validate",
+    "check",
+    "has_backward_call",
+    "ALLOWED_BUILTINS",
+    "bound_names",
+    "dotted_name",
+]
+
+#: the builtins the language provides (SPEC §2, plus a few cheap iteration helpers)
+ALLOWED_BUILTINS = frozenset(
+    {
+        "print", "range", "len", "float", "int", "bool", "abs", "min", "max", "sum", "list", "tuple",
+        "round", "isinstance", "True", "False", "None", "enumerate", "zip", "reversed", "str", "dict",
+    }
+)
+
+# allowed imports: exactly the oracle's (conformance/tools/torch_run.py)
+_ALLOWED_IMPORTS = {("torch", None), ("torch.nn.functional", "F")}
+_ALLOWED_IMPORT_ANY_ALIAS = {"torch.utils.checkpoint"}
+_ALLOWED_FROM = {("torch.autograd", "Function"), ("torch.utils.checkpoint", "checkpoint")}
+
+# constructs outside the subset, named as the oracle names them
+_FORBIDDEN = {
+    "Try": "try statement",
+    "TryStar": "try statement",
+    "Raise": "raise statement",
+    "Global": "global statement",
+    "Nonlocal": "nonlocal statement",
+    "Delete": "del statement",
+    "AsyncFunctionDef": "async def",
+    "AsyncFor": "async for",
+    "AsyncWith": "async with",
+    "Await": "await",
+    "Yield": "yield",
+    "YieldFrom": "yield from",
+    "Match": "match statement",
+    "NamedExpr": "assignment expression (:=)",
+    "Set": "set display",
+    "SetComp": "set comprehension",
+    "TypeAlias": "type alias statement",
+}
+
+# attributes that only exist to reach interpreter internals
+_DENIED_ATTRS = frozenset(
+    {
+        "format", "format_map", "mro", "gi_frame", "gi_code", "gi_yieldfrom", "gi_running",
+        "cr_frame", "cr_code", "cr_await", "ag_frame", "ag_code", "ag_await", "f_globals", "f_locals",
+        "f_builtins", "f_back", "f_code", "f_trace", "tb_frame", "tb_next", "co_code", "co_consts",
+        "func_globals", "func_code", "func_closure", "im_func", "im_self", "im_class", "cell_contents",
+        "with_traceback", "fget", "fset", "fdel",
+    }
+)
+
+_ALLOWED = frozenset(
+    {
+        # statements
+        "Module", "Expression", "Expr", "Assign", "AugAssign", "AnnAssign", "If", "For", "While", "Break",
+        "Continue", "Pass", "FunctionDef", "Return", "Assert", "With", "withitem", "Import", "ImportFrom",
+        "alias", "ClassDef",
+        # expressions
+        "BoolOp", "BinOp", "UnaryOp", "Lambda", "IfExp", "Dict", "List", "Tuple", "ListComp", "DictComp",
+        "GeneratorExp", "comprehension", "Compare", "Call", "keyword", "Starred", "FormattedValue",
+        "JoinedStr", "Constant", "Attribute", "Subscript", "Slice", "Name", "arguments", "arg",
+        # contexts
+        "Load", "Store",
+        # operators
+        "And", "Or", "Add", "Sub", "Mult", "MatMult", "Div", "Mod", "Pow", "LShift", "RShift", "BitOr",
+        "BitXor", "BitAnd", "FloorDiv", "Invert", "Not", "UAdd", "USub", "Eq", "NotEq", "Lt", "LtE",
+        "Gt", "GtE", "Is", "IsNot", "In", "NotIn",
+    }
+)
+
+_CONSTANT_TYPES = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
+
+# Python builtins that the language refuses by name (unless the file binds the name itself)
+_PY_BUILTIN_NAMES = frozenset(n for n in dir(_py_builtins) if not n.startswith("_"))
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One construct outside the language: kind ``unsupported`` or ``syntax``."""
+
+    kind: str
+    message: str
+    line: Optional[int]
+    col: Optional[int]
+
+    def error(self) -> GradcliError:
+        return error_class(self.kind)(self.message, line=self.line, col=self.col)
+
+
+def dotted_name(node: ast.AST) -> Optional[str]:
+    """``a.b.c`` for an Attribute/Name chain, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def has_backward_call(tree: ast.AST) -> bool:
+    """Static: does the file call ``.backward(...)``, ``torch.autograd.backward`` or ``torch.autograd.grad``?
+
+    Exactly the oracle's rule: any call of an attribute named ``backward``, or
+    of ``grad`` on ``torch.autograd`` / ``autograd``.
+    """
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "backward":
+                return True
+            if node.func.attr == "grad" and dotted_name(node.func.value) in ("torch.autograd", "autograd"):
+                return True
+    return False
+
+
+def _target_names(t: ast.AST, out: list) -> None:
+    if isinstance(t, ast.Name):
+        out.append(t.id)
+    elif isinstance(t, (ast.Tuple, ast.List)):
+        for e in t.elts:
+            _target_names(e, out)
+    elif isinstance(t, ast.Starred):
+        _target_names(t.value, out)
+
+
+def bound_names(tree: ast.AST) -> set[str]:
+    """Every name the file binds anywhere (targets, defs, classes, parameters, imports)."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            out.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            out.add(node.name)
+        elif isinstance(node, ast.arg):
+            out.add(node.arg)
+        elif isinstance(node, ast.alias):
+            out.add(node.asname or node.name.split(".")[0])
+    return out
+
+
+def _pos(node: ast.AST) -> tuple[Optional[int], Optional[int]]:
+    return getattr(node, "lineno", None), getattr(node, "col_offset", None)
+
+
+class _Checker:
+    def __init__(self, extra_names: Iterable[str] = ()) -> None:
+        self.problems: list[Problem] = []
+        self.extra_names = set(extra_names)
+
+    def add(self, kind: str, message: str, node: ast.AST, where: Optional[tuple] = None) -> None:
+        line, col = where if where is not None else _pos(node)
+        self.problems.append(Problem(kind, message, line, col))
+
+    def unsupported(self, message: str, node: ast.AST, where: Optional[tuple] = None) -> None:
+        self.add("unsupported", message, node, where)
+
+    def run(self, tree: ast.AST) -> list[Problem]:
+        bound = bound_names(tree) | self.extra_names
+        # stack items: (node, in_function, in_loop, where) -- where = nearest position for nodes without one
+        stack: list[tuple[ast.AST, bool, bool, tuple]] = [(tree, False, False, (None, None))]
+        while stack:
+            node, in_func, in_loop, where = stack.pop()
+            if hasattr(node, "lineno"):
+                where = _pos(node)
+            name = type(node).__name__
+            if name in _FORBIDDEN:
+                self.unsupported(f"unsupported construct: {_FORBIDDEN[name]}", node, where)
+                continue
+            if name not in _ALLOWED:
+                self.unsupported(f"unsupported construct: {name}", node, where)
+                continue
+            children_func, children_loop = in_func, in_loop
+            skip: set[int] = set()
+            if isinstance(node, ast.Name):
+                self._name(node, node.id, bound)
+            elif isinstance(node, ast.Attribute):
+                if node.attr.startswith("_"):
+                    self.unsupported(f"unsupported attribute: {node.attr}", node)
+                elif node.attr in _DENIED_ATTRS:
+                    self.unsupported(f"unsupported attribute: {node.attr} (outside the language)", node)
+            elif isinstance(node, ast.Constant):
+                if not isinstance(node.value, _CONSTANT_TYPES):
+                    self.unsupported(f"unsupported constant: {type(node.value).__name__}", node)
+            elif isinstance(node, ast.keyword):
+                if node.arg is not None and node.arg.startswith("_"):
+                    self.unsupported(f"unsupported keyword argument: {node.arg}", node, where)
+            elif isinstance(node, ast.arg):
+                if node.arg.startswith("__"):
+                    self.unsupported(f"unsupported parameter name: {node.arg}", node, where)
+            elif isinstance(node, ast.Import):
+                for a in node.names:
+                    ok = (a.name, a.asname) in _ALLOWED_IMPORTS or a.name in _ALLOWED_IMPORT_ANY_ALIAS
+                    if not ok:
+                        self.unsupported(f"unsupported import: {a.name}", node)
+                    elif a.asname is not None and a.asname.startswith("__"):
+                        self.unsupported(f"unsupported import alias: {a.asname}", node)
+            elif isinstance(node, ast.ImportFrom):
+                for a in node.names:
+                    if a.name == "*":
+                        self.unsupported(f"unsupported import: from {node.module} import *", node)
+                    elif node.level or (node.module, a.name) not in _ALLOWED_FROM or a.asname is not None:
+                        self.unsupported(f"unsupported import: from {node.module} import {a.name}", node)
+            elif isinstance(node, ast.FunctionDef):
+                self._function(node)
+                children_func, children_loop = True, False
+            elif isinstance(node, ast.Lambda):
+                self._arguments(node.args, node, "lambda")
+                children_func, children_loop = True, False
+            elif isinstance(node, ast.ClassDef):
+                self._class(node)
+                children_func, children_loop = False, False
+            elif isinstance(node, ast.Return):
+                if not in_func:
+                    self.add("syntax", "'return' outside function", node)
+            elif isinstance(node, ast.Break):
+                if not in_loop:
+                    self.add("syntax", "'break' outside loop", node)
+            elif isinstance(node, ast.Continue):
+                if not in_loop:
+                    self.add("syntax", "'continue' not properly in loop", node)
+            elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    self._target(t, node)
+            elif isinstance(node, ast.comprehension):
+                if node.is_async:
+                    self.unsupported("unsupported construct: async comprehension", node, where)
+                self._target(node.target, node, where)
+            elif isinstance(node, ast.withitem):
+                if node.optional_vars is not None:
+                    self._target(node.optional_vars, node, where)
+            if isinstance(node, (ast.For, ast.While)):
+                # the loop body and else: body in a loop; else clause is not in the loop
+                children = []
+                for child in ast.iter_child_nodes(node):
+                    children.append(child)
+                body_ids = {id(s) for s in node.body}
+                for child in reversed(children):
+                    stack.append((child, in_func, id(child) in body_ids or in_loop, where))
+                continue
+            for child in reversed(list(ast.iter_child_nodes(node))):
+                if id(child) in skip:
+                    continue
+                stack.append((child, children_func, children_loop, where))
+        return self.problems
+
+    # --- context rules -------------------------------------------------------------
+    def _name(self, node: ast.AST, ident: str, bound: set[str]) -> None:
+        if ident.startswith("__"):
+            self.unsupported(f"unsupported name: {ident}", node)
+        elif (
+            isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Load)
+            and ident in _PY_BUILTIN_NAMES
+            and ident not in ALLOWED_BUILTINS
+            and ident not in bound
+        ):
+            self.unsupported(f"unsupported builtin: {ident} (outside the language)", node)
+
+    def _arguments(self, args: ast.arguments, node: ast.AST, what: str) -> None:
+        names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+        if args.vararg:
+            names.append(args.vararg.arg)
+        if args.kwarg:
+            names.append(args.kwarg.arg)
+        seen = set()
+        for n in names:
+            if n in seen:
+                self.add("syntax", f"duplicate argument '{n}' in function definition", node)
+            seen.add(n)
+
+    def _function(self, node: ast.FunctionDef) -> None:
+        if node.name.startswith("__"):
+            self.unsupported(f"unsupported function name: {node.name}", node)
+        if getattr(node, "type_params", None):
+            self.unsupported("unsupported construct: type parameters", node)
+        self._arguments(node.args, node, "def")
+
+    def _class(self, node: ast.ClassDef) -> None:
+        bases = [dotted_name(b) for b in node.bases]
+        if bases not in (["torch.autograd.Function"], ["Function"]) or node.keywords:
+            self.unsupported("unsupported class: only subclasses of torch.autograd.Function", node)
+        if node.decorator_list:
+            self.unsupported("unsupported construct: class decorator", node.decorator_list[0])
+        if getattr(node, "type_params", None):
+            self.unsupported("unsupported construct: type parameters", node)
+        if node.name.startswith("__"):
+            self.unsupported(f"unsupported class name: {node.name}", node)
+        for i, stmt in enumerate(node.body):
+            if isinstance(stmt, ast.Pass):
+                continue
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+                continue
+            if isinstance(stmt, ast.FunctionDef):
+                decos = stmt.decorator_list
+                if len(decos) == 1 and isinstance(decos[0], ast.Name) and decos[0].id == "staticmethod":
+                    continue
+                self.unsupported(
+                    f"unsupported method: {stmt.name} in an autograd.Function must be a @staticmethod", stmt
+                )
+                continue
+            self.unsupported(
+                "unsupported class body: an autograd.Function body holds only @staticmethod defs", stmt
+            )
+
+    def _target(self, t: ast.AST, node: ast.AST, where: Optional[tuple] = None) -> None:
+        if isinstance(t, (ast.Tuple, ast.List)):
+            starred = [e for e in t.elts if isinstance(e, ast.Starred)]
+            if len(starred) > 1:
+                self.add("syntax", "multiple starred expressions in assignment", t)
+            for e in t.elts:
+                self._target(e.value if isinstance(e, ast.Starred) else e, node, where)
+        elif isinstance(t, ast.Starred):
+            self.add("syntax", "starred assignment target must be in a list or tuple", t)
+
+
+def validate(tree: ast.AST, extra_names: Iterable[str] = ()) -> list[Problem]:
+    """Every construct of ``tree`` outside the language, ``unsupported`` first, each in source order.
+
+    ``extra_names``: names bound outside the tree (``--set`` names), so that a
+    builtin name shadowed by one is not refused.
+    """
+    problems = _Checker(extra_names).run(tree)
+    # decorators named staticmethod inside Function classes are fine: drop those refusals
+    allowed_static = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                if isinstance(stmt, ast.FunctionDef):
+                    for d in stmt.decorator_list:
+                        if isinstance(d, ast.Name) and d.id == "staticmethod":
+                            allowed_static.add((d.lineno, d.col_offset))
+    problems = [
+        p for p in problems if not (p.message.startswith("unsupported builtin: staticmethod") and (p.line, p.col) in allowed_static)
+    ]
+
+    def key(p: Problem):
+        return (0 if p.kind == "unsupported" else 1, p.line or 0, p.col or 0)
+
+    return sorted(problems, key=key)
+
+
+def check(tree: ast.AST, extra_names: Iterable[str] = ()) -> None:
+    """Raise the first problem of :func:`validate` as a GradcliError (``unsupported`` or ``syntax``)."""
+    problems = validate(tree, extra_names)
+    if problems:
+        err = problems[0].error()
+        err.problems = problems  # type: ignore[attr-defined]
+        raise err
