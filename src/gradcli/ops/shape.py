@@ -105,13 +105,35 @@ def view(input, *shape):
     return out
 
 
+class ReshapeAliasBackward0(ViewBackward0):
+    __slots__ = ()
+
+
+def _nocopy_reshape(a: np.ndarray, shape: tuple):
+    """``a`` reshaped without copying (a numpy view), or None when the strides do not allow it."""
+    try:
+        v = a.view()
+        v.shape = shape
+        return v
+    except (AttributeError, ValueError):
+        return None
+
+
 def reshape(input, *shape):
-    """Reshape: a view when the data allows (ViewBackward0), else a copy (UnsafeViewBackward0)."""
+    """Reshape as PyTorch 2.13: a contiguous input gives view (ViewBackward0); a strided one whose strides
+    allow it an alias view (ReshapeAliasBackward0); otherwise a contiguous clone (CloneBackward0) then
+    ``_unsafe_view`` (UnsafeViewBackward0)."""
     shape = _infer_shape(_sizes(shape), input._data.size)
     if input._data.flags.c_contiguous or input._data.size <= 1:
         return view(input, shape)
-    data = np.ascontiguousarray(input._data).reshape(shape)
-    out, node = record(UnsafeViewBackward0, data, input._dtype, (input,))
+    data = _nocopy_reshape(input._data, shape)
+    if data is not None:
+        out, node = _view(input, data, ReshapeAliasBackward0, lambda a, s=shape: a.reshape(s))
+        if node is not None:
+            node.shape = input._data.shape
+        return out
+    c, _ = record(CloneBackward0, np.ascontiguousarray(input._data), input._dtype, (input,))
+    out, node = record(UnsafeViewBackward0, c._data.reshape(shape), input._dtype, (c,))
     if node is not None:
         node.shape = input._data.shape
     return out
@@ -798,7 +820,7 @@ def flip(input, dims):
 
 register("view", view, "shape", torch=(), nodes=("ViewBackward0",), formula=ViewBackward0.formula,
          sample="view")
-register("reshape", reshape, "shape", nodes=("ViewBackward0", "UnsafeViewBackward0"),
+register("reshape", reshape, "shape", nodes=("ViewBackward0", "ReshapeAliasBackward0", "UnsafeViewBackward0"),
          formula=ViewBackward0.formula, sample="view")
 register("flatten", flatten, "shape", nodes=("ViewBackward0",), formula=ViewBackward0.formula, sample="any")
 register("view_as", view_as, "shape", torch=(), nodes=("ViewBackward0",))
