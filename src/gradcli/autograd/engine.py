@@ -24,6 +24,8 @@ Nothing here recurses: a 1,000,000-node chain needs no deeper Python stack.
 from __future__ import annotations
 
 import heapq
+
+import numpy as np
 from typing import Optional, Sequence
 
 from ..errors import error_class, warn
@@ -182,18 +184,27 @@ def _call_hooks(hooks: list, g: Tensor) -> Tensor:
 
 
 def _accumulate_into(t: Tensor, g: Tensor, create_graph: bool) -> None:
-    """AccumulateGrad: the first gradient is stored (a copy, never an alias), later ones are added."""
+    """AccumulateGrad (torch/csrc/autograd/functions/accumulate_grad.h).
+
+    The first gradient is stored as a copy, never an alias (under create_graph
+    the copy is differentiable: CopyBackwards); later ones are added in place
+    outside create_graph, out of place with it.
+    """
     if t._grad is None:
         if create_graph:
-            t._grad = g
-        else:
-            ng = Tensor._from_data(g._data.copy(), g._dtype)
+            from ..ops.creation import zeros_like
+            from ..ops.inplace import copy_
+
+            ng = zeros_like(g)
+            copy_(ng, g)
             t._grad = ng
-    elif create_graph or t._grad._requires_grad:
+        else:
+            t._grad = Tensor._from_data(g._data.copy(), g._dtype)
+    elif create_graph:
         t._grad = t._grad + g
     else:
         cur = t._grad
-        cur._data += g._data  # in place, as PyTorch does outside create_graph
+        np.add(cur._data, g._data, out=cur._data, casting="unsafe")  # in place, as PyTorch outside create_graph
         cur._version[0] += 1
 
 

@@ -226,6 +226,9 @@ class AccumulateGrad(Node):
         self.next_functions = ()
         self._seq = float("inf")  # PyTorch: UINT64_MAX, runs as soon as it is ready
 
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
     def apply(self, grads: list) -> tuple:  # accumulation is done by the engine (needs create_graph)
         return ()
 

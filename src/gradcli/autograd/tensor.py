@@ -371,7 +371,7 @@ class Tensor:
 
         fn = self._grad_fn
         return format_tensor(self._data, self._dtype.name, default_dtype=_dt.get_default_dtype().name,
-                             requires_grad=self._requires_grad, grad_fn=None if fn is None else fn.name(),
+                             requires_grad=self._requires_grad, grad_fn=None if fn is None else type(fn).__name__,
                              is_leaf=fn is None)
 
     __str__ = __repr__

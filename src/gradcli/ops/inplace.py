@@ -114,6 +114,10 @@ class CopySlices(Node):
     """The base's node after an in-place op on one of its views (torch/csrc/autograd/functions/tensor.cpp)."""
 
     __slots__ = ("fn", "view_fn", "shape", "dtype")
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
     formula = "base: grad with the view's region replaced by fn's gradient for the view; others: fn's gradients"
 
     def apply(self, grads):
@@ -279,6 +283,10 @@ def fill_(self, value):
 
 class CopyBackwards(Node):
     __slots__ = ("src_dtype",)
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
     formula = "self: zeros_like(grad); src: grad (cast to src's dtype)"
 
     def apply(self, grads):

@@ -1,0 +1,981 @@
+"""Random numbers that reproduce PyTorch's CPU streams bit for bit.
+
+After ``manual_seed(n)`` the values of ``randn``, ``rand``, ``randint``,
+``normal_`` and ``uniform_`` are exactly the ones PyTorch 2.13 computes on a CPU
+(an x86-64 build, the reference platform of SPEC §1), for every size, dtype and
+sequence of calls.  The algorithms follow PyTorch's own sources:
+
+* ``aten/src/ATen/core/MT19937RNGEngine.h`` -- the 32-bit Mersenne Twister
+  (``init_with_uint32``: only the low 32 bits of the seed reach the state;
+  ``next_state`` twist; tempering).  :class:`_PureMT19937` is a numpy version
+  whose twist runs in three vectorised slices of 227/227/169 words plus the
+  last word; the hot path hands the very same state to numpy's
+  ``numpy.random.MT19937`` (through its public ``state`` and ``random_raw``),
+  which runs the standard algorithm in C.  Both produce the same words.
+* ``aten/src/ATen/CPUGeneratorImpl.cpp`` -- ``random()`` is one 32-bit word,
+  ``random64()`` two words, the first one the high half
+  (``detail::make64BitsFrom32Bits``); ``set_current_seed`` clears the cached
+  normal sample.
+* ``aten/src/ATen/core/TransformationHelper.h`` -- ``uniform_real``:
+  ``(val & (2**digits - 1)) * 2**-digits`` (24 bits of one word for float32,
+  53 bits of a 64-bit draw for float64, 11 bits for float16), then
+  ``x * (to - from) + from``; ``uniform_int_from_to``: ``val % range + base``.
+* ``aten/src/ATen/core/DistributionsHelper.h`` -- ``uniform_int_from_to_distribution``
+  (a 64-bit draw only when ``range >= 2**32`` and the dtype is int64/float/double),
+  ``normal_distribution<double>`` (Box-Muller on two 53-bit uniforms,
+  ``r = sqrt(-2 log1p(-u2))``, ``theta = 2 pi u1``, ``r cos(theta)`` returned and
+  ``r sin(theta)`` cached in the generator for the next call).
+* ``aten/src/ATen/native/cpu/DistributionTemplates.h`` (+ ``DistributionKernels.cpp``)
+  -- ``normal_kernel``: a contiguous tensor with ``numel >= 16`` is filled with
+  uniforms, then transformed 16 at a time (``normal_fill_16``: the first 8 give
+  the radius, the last 8 the angle); when ``numel % 16 != 0`` the last 16
+  values are drawn again and recomputed.  float32 uses ``normal_fill_AVX2``
+  (the AVX2 kernel is used on AVX2 and AVX-512 machines alike), whose
+  ``log256_ps`` / ``sincos256_ps`` come from ``native/cpu/avx_mathfun.h``
+  (cephes polynomials) and end in ``_mm256_fmadd_ps(n, std, mean)``.  Smaller
+  or non-contiguous tensors use ``normal_distribution<double>`` element by
+  element, in memory order.  ``uniform_kernel`` and ``random_from_to_kernel``
+  are serial loops in memory order.
+
+Floating-point details that matter for bit-exactness (found by checking
+against PyTorch 2.13 itself, and documented where they are used):
+PyTorch is built with GCC's default ``-ffp-contract=fast``, so ``x * (to - from)
++ from``, ``val * std + mean`` and most multiply-adds inside ``avx_mathfun.h``
+are fused multiply-adds; this module emulates each fused operation exactly
+(see :func:`_fma64`, :func:`_fma_to_f32`).  The float32 log/sin/cos emulation
+was verified against an exact reference for all 2**24 possible inputs.
+
+Everything here is numpy + the standard library; torch is never imported.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import Optional, Sequence, Union
+
+import numpy as np
+
+__all__ = [
+    "Generator",
+    "default_generator",
+    "manual_seed",
+    "initial_seed",
+    "DEFAULT_SEED",
+]
+
+#: The seed of a fresh ``torch.Generator()`` (``default_rng_seed_val`` in c10).
+DEFAULT_SEED = 67280421310721
+
+_N = 624  # MERSENNE_STATE_N
+_M = 397  # MERSENNE_STATE_M
+_MATRIX_A = 0x9908B0DF
+_UPPER = 0x80000000
+_LOWER = 0x7FFFFFFF
+
+_F32 = np.float32
+_F64 = np.float64
+_I32 = np.int32
+_I64 = np.int64
+_U32 = np.uint32
+_U64 = np.uint64
+
+Shape = Union[int, Sequence[int]]
+
+
+# --------------------------------------------------------------------------------------
+# errors
+# --------------------------------------------------------------------------------------
+
+def _error(message: str, kind: str = "runtime") -> Exception:
+    """A gradcli error of ``kind`` (falls back to ValueError outside the package)."""
+    try:
+        from ..errors import error_class
+    except ImportError:  # pragma: no cover - module used on its own
+        return ValueError(message)
+    return error_class(kind)(message)
+
+
+_DTYPE_ALIASES = {
+    "float": "float32", "double": "float64", "half": "float16", "long": "int64",
+    "int": "int32", "short": "int16", "bool_": "bool",
+}
+_FLOAT_DTYPES = ("float16", "float32", "float64")
+_INT_DTYPES = ("uint8", "int8", "int16", "int32", "int64")
+_TORCH_NAMES = {
+    "float16": "Half", "float32": "Float", "float64": "Double", "int64": "Long", "int32": "Int",
+    "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+}
+
+
+def _dtype_name(dtype) -> str:
+    """Normalise a dtype given as 'float32', a gradcli/torch-like dtype object or a numpy dtype."""
+    if isinstance(dtype, str):
+        name = dtype
+    else:
+        name = getattr(dtype, "name", None)
+        if not isinstance(name, str):
+            name = np.dtype(dtype).name
+    if name.startswith("torch."):
+        name = name[6:]
+    return _DTYPE_ALIASES.get(name, name)
+
+
+def _shape_tuple(shape: Shape) -> tuple:
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+# --------------------------------------------------------------------------------------
+# MT19937 (MT19937RNGEngine.h)
+# --------------------------------------------------------------------------------------
+
+def _seed_key(seed: int) -> np.ndarray:
+    """``init_with_uint32``: the 624-word state for ``seed`` (only its low 32 bits count)."""
+    key = [0] * _N
+    x = seed & 0xFFFFFFFF
+    key[0] = x
+    for j in range(1, _N):
+        x = (1812433253 * (x ^ (x >> 30)) + j) & 0xFFFFFFFF
+        key[j] = x
+    return np.array(key, dtype=_U32)
+
+
+def _temper(y: np.ndarray) -> np.ndarray:
+    """MT19937 tempering of an array of uint32 state words."""
+    y = y ^ (y >> _U32(11))
+    y ^= (y << _U32(7)) & _U32(0x9D2C5680)
+    y ^= (y << _U32(15)) & _U32(0xEFC60000)
+    y ^= y >> _U32(18)
+    return y
+
+
+def _twist_part(a: np.ndarray, b: np.ndarray, far: np.ndarray) -> np.ndarray:
+    """``far ^ twist(a, b)`` elementwise (``twist`` of MT19937RNGEngine.h)."""
+    y = (a & _U32(_UPPER)) | (b & _U32(_LOWER))
+    return far ^ (y >> _U32(1)) ^ ((_U32(0) - (b & _U32(1))) & _U32(_MATRIX_A))
+
+
+class _PureMT19937:
+    """The Mersenne Twister in numpy: vectorised twist (3 slices + 1 word) and tempering.
+
+    The state is (key, pos): ``pos`` is PyTorch's ``next_`` (0..624); 624 means
+    the next draw twists first (PyTorch's ``left_ == 1``).
+    """
+
+    def __init__(self, key: np.ndarray, pos: int) -> None:
+        self.key = np.array(key, dtype=_U32)
+        self.pos = int(pos)
+
+    @staticmethod
+    def _twist(mt: np.ndarray) -> None:
+        # mt[i] = mt[i + 397] ^ twist(mt[i], mt[i + 1]), i = 0..623, in place, in order.
+        # Slices whose inputs are all already final (or still old) are independent.
+        k = _N - _M  # 227
+        mt[0:k] = _twist_part(mt[0:k], mt[1:k + 1], mt[_M:_N])                   # 0..226: old mt[397..623]
+        mt[k:2 * k] = _twist_part(mt[k:2 * k], mt[k + 1:2 * k + 1], mt[0:k])        # 227..453: new mt[0..226]
+        mt[2 * k:_N - 1] = _twist_part(mt[2 * k:_N - 1], mt[2 * k + 1:_N], mt[k:_M - 1])  # 454..622
+        mt[_N - 1:_N] = _twist_part(mt[_N - 1:_N], mt[0:1], mt[_M - 1:_M])          # 623 uses new mt[0]
+
+    def raw(self, n: int) -> np.ndarray:
+        """The next ``n`` 32-bit outputs, as uint64 (like numpy's ``random_raw``)."""
+        out = np.empty(n, dtype=_U32)
+        filled = 0
+        while filled < n:
+            if self.pos >= _N:
+                self._twist(self.key)
+                self.pos = 0
+            take = min(n - filled, _N - self.pos)
+            out[filled:filled + take] = self.key[self.pos:self.pos + take]
+            self.pos += take
+            filled += take
+        return _temper(out).astype(_U64)
+
+    def get_state(self):
+        return self.key.copy(), self.pos
+
+    def set_state(self, key, pos) -> None:
+        self.key = np.array(key, dtype=_U32)
+        self.pos = int(pos)
+
+
+class _NumpyMT19937:
+    """The same engine run by ``numpy.random.MT19937`` (standard MT19937 in C)."""
+
+    def __init__(self, key: np.ndarray, pos: int) -> None:
+        self._bg = np.random.MT19937(0)
+        self.set_state(key, pos)
+
+    def raw(self, n: int) -> np.ndarray:
+        return self._bg.random_raw(n)
+
+    def get_state(self):
+        st = self._bg.state["state"]
+        return np.array(st["key"], dtype=_U32), int(st["pos"])
+
+    def set_state(self, key, pos) -> None:
+        self._bg.state = {"bit_generator": "MT19937",
+                          "state": {"key": np.array(key, dtype=_U32), "pos": int(pos)}}
+
+
+def _numpy_mt_works() -> bool:
+    try:
+        eng = _NumpyMT19937(_seed_key(5489), _N)
+        ref = _PureMT19937(_seed_key(5489), _N)
+        a, b = eng.raw(1300), ref.raw(1300)
+        return a.dtype == _U64 and bool(np.array_equal(a, b)) and int(a[0]) == 3499211612
+    except Exception:  # pragma: no cover - exotic numpy
+        return False
+
+
+#: Use numpy's C implementation of the Mersenne Twister (checked against the pure one at import).
+USE_NUMPY_ENGINE = _numpy_mt_works()
+
+
+def _make_engine(key: np.ndarray, pos: int):
+    if USE_NUMPY_ENGINE:
+        return _NumpyMT19937(key, pos)
+    return _PureMT19937(key, pos)
+
+
+# --------------------------------------------------------------------------------------
+# exact floating-point helpers
+# --------------------------------------------------------------------------------------
+
+def _two_sum(a, b):
+    """s = fl(a + b) and the exact error a + b - s (Knuth)."""
+    s = a + b
+    bb = s - a
+    err = (a - (s - bb)) + (b - bb)
+    return s, err
+
+
+_SPLITTER = 134217729.0  # 2**27 + 1
+
+
+def _two_prod(a, b):
+    """p = fl(a * b) and the exact error a * b - p (Dekker / Veltkamp)."""
+    p = a * b
+    c = _SPLITTER * a
+    ah = c - (c - a)
+    al = a - ah
+    c = _SPLITTER * b
+    bh = c - (c - b)
+    bl = b - bh
+    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, err
+
+
+def _round_to_odd(s, err):
+    """Turn the round-to-nearest sum ``s`` (exact value ``s + err``) into round-to-odd."""
+    s = np.array(s, dtype=_F64, copy=True)
+    err = np.asarray(err, dtype=_F64)
+    fix = (err != 0) & ((s.view(_U64) & _U64(1)) == 0)
+    if fix.any():
+        s[fix] = np.nextafter(s[fix], np.where(err[fix] > 0, np.inf, -np.inf))
+    return s
+
+
+def _fma64_exact_scalar(a: float, b: float, c: float) -> float:
+    return float(Fraction(a) * Fraction(b) + Fraction(c))
+
+
+def _fma64(a, b, c) -> np.ndarray:
+    """Correctly rounded ``a * b + c`` in float64, elementwise (a fused multiply-add).
+
+    Boldo & Melquiond's emulation: exact product and sum, the low parts added
+    with rounding to odd, one final rounding.  Elements where the error terms
+    could under/overflow are recomputed exactly with fractions.
+    """
+    a, b, c = np.broadcast_arrays(np.asarray(a, _F64), np.asarray(b, _F64), np.asarray(c, _F64))
+    with np.errstate(all="ignore"):
+        uh, ul = _two_prod(a, b)
+        th, tl = _two_sum(c, uh)
+        v, verr = _two_sum(tl, ul)
+        v = _round_to_odd(v, verr)
+        res = np.asarray(th + v, dtype=_F64)
+        finite_in = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+        risky = finite_in & ~(
+            np.isfinite(res)
+            & (np.abs(a) < 2.0 ** 995) & (np.abs(b) < 2.0 ** 995)
+            & ((uh == 0) | (np.abs(uh) > 2.0 ** -960))
+            & ((c == 0) | (np.abs(c) > 2.0 ** -960))
+        )
+        naive = ~finite_in
+        if naive.any():
+            res = np.where(naive, a * b + c, res)
+    if risky.any():
+        res = np.array(res, copy=True)
+        for i in zip(*np.nonzero(risky)):
+            try:
+                res[i] = _fma64_exact_scalar(float(a[i]), float(b[i]), float(c[i]))
+            except OverflowError:
+                res[i] = math.copysign(math.inf, float(a[i]) * float(b[i]) + float(c[i]))
+    return res
+
+
+def _fma_to_f32(a, b, c) -> np.ndarray:
+    """Correctly rounded float32 ``a * b + c`` for float32-valued a, b, c (``fmaf``).
+
+    The product is exact in float64; the sum is rounded to odd in float64, so
+    that the final rounding to float32 is correct (53 >= 2 * 24 + 2).
+    """
+    a64 = np.asarray(a, dtype=_F32).astype(_F64)
+    b64 = np.asarray(b, dtype=_F32).astype(_F64)
+    c64 = np.asarray(c, dtype=_F32).astype(_F64)
+    with np.errstate(all="ignore"):
+        p = a64 * b64
+        s, err = _two_sum(p, c64)
+        finite = np.isfinite(s)
+        err = np.where(finite, err, 0.0)
+        s = _round_to_odd(s, err)
+        return s.astype(_F32)
+
+
+def _fma_scalar(x: float, std: float, mean: float) -> float:
+    """Correctly rounded ``x * std + mean`` for Python floats."""
+    if std == 1.0 and mean == 0.0:
+        return x + 0.0
+    if not (math.isfinite(x) and math.isfinite(std) and math.isfinite(mean)):
+        return x * std + mean
+    try:
+        return float(Fraction(x) * Fraction(std) + Fraction(mean))
+    except OverflowError:
+        return x * std + mean
+
+
+# --------------------------------------------------------------------------------------
+# libm agreement (float64 log / log1p / sin / cos)
+# --------------------------------------------------------------------------------------
+
+_LIBM_OK: Optional[bool] = None
+
+
+def _numpy_matches_libm() -> bool:
+    """Whether numpy's float64 log/log1p/sin/cos give the C library's results (PyTorch
+    calls ``std::log`` etc.; Python's ``math`` calls the same libm).  Checked once on a
+    fixed sample; when they disagree the slow exact path through ``math`` is used."""
+    global _LIBM_OK
+    if _LIBM_OK is None:
+        k = _PureMT19937(_seed_key(12345), _N).raw(2 * 4096)
+        u = ((k[0::2] & _U64(0x1FFFFF)) << _U64(32) | k[1::2]).astype(_F64) * 2.0 ** -53
+        u = np.concatenate([u, u * 1e-6, 1.0 - u * 1e-3])
+        ok = True
+        theta = (2.0 * math.pi) * u
+        one_minus = 1.0 - u
+        for fn, mfn, arg in ((np.log, math.log, one_minus[one_minus > 0]), (np.log1p, math.log1p, -u),
+                             (np.sin, math.sin, theta), (np.cos, math.cos, theta)):
+            got = fn(arg)
+            want = np.array([mfn(v) for v in arg.tolist()], dtype=_F64)
+            if not np.array_equal(got.view(_U64), want.view(_U64)):
+                ok = False
+                break
+        _LIBM_OK = ok
+    return _LIBM_OK
+
+
+def _libm(name: str, x: np.ndarray) -> np.ndarray:
+    if _numpy_matches_libm():
+        return getattr(np, name)(x)
+    fn = getattr(math, name)
+    return np.fromiter((fn(v) for v in x.tolist()), dtype=_F64, count=x.size).reshape(x.shape)
+
+
+# --------------------------------------------------------------------------------------
+# float32 normal_fill_AVX2 (DistributionTemplates.h + avx_mathfun.h), vectorised
+# --------------------------------------------------------------------------------------
+
+_LOG_P = [_F64(_F32(v)) for v in (
+    7.0376836292E-2, -1.1514610310E-1, 1.1676998740E-1, -1.2420140846E-1, 1.4249322787E-1,
+    -1.6668057665E-1, 2.0000714765E-1, -2.4999993993E-1, 3.3333331174E-1)]
+_LOG_Q1 = _F32(-2.12194440e-4)
+_LOG_Q2 = _F32(0.693359375)
+_SQRTHF_MANT = 0x3504F3  # mantissa bits of float32(0.707106781186547524)
+_FOPI = _F32(1.27323954473516)
+_DP1 = _F32(-0.78515625)
+_DP2 = _F32(-2.4187564849853515625e-4)
+_DP3 = _F64(_F32(-3.77489497744594108e-8))
+_COS_C = [_F64(_F32(v)) for v in (2.443315711809948E-005, -1.388731625493765E-003, 4.166664568298827E-002)]
+_SIN_C = [_F64(_F32(v)) for v in (-1.9515295891E-4, 8.3321608736E-3, -1.6666654611E-1)]
+_TWO_PI_F = _F32(2.0 * math.pi)  # _mm256_set1_ps(2.0f * c10::pi<double>)
+_THETA_SCALE = _F32(_TWO_PI_F * _F32(2.0 ** -24))  # exact: theta = k * 2**-24 * two_pi
+_MASK24 = _U64(0xFFFFFF)
+
+_F32_CHUNK_PAIRS = 16384  # (radius, angle) pairs per vectorised step: keeps the work arrays in cache
+
+
+class _F32Work:
+    """Scratch arrays for the float32 normal kernel (n lanes = n (radius, angle) pairs)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.kf = np.empty(2 * n, _F32)
+        for name in ("ia", "ib", "ic"):
+            setattr(self, name, np.empty(n, _I32))
+        for name in ("j", "a", "r", "sn", "cs", "pc", "ps", "x", "y", "z", "e"):
+            setattr(self, name, np.empty(n, _F32))
+        for name in ("x64", "y64", "z64", "t64"):
+            setattr(self, name, np.empty(n, _F64))
+
+
+def _avx2_radius(w: _F32Work, jf: np.ndarray, r_out: np.ndarray) -> None:
+    """``r_out = sqrt(-2 * log256_ps(u1))`` for ``u1 = jf * 2**-24`` (jf: float32 integers 1..2**24).
+
+    log256_ps with GCC's contractions: every ``y = y * x + p`` of the polynomial,
+    ``y = (y * x) * z + e * q1`` and the final ``x + e * q2`` are fused (the last one
+    is exact anyway).  Fused steps are computed in float64 (exact product) and
+    rounded once to float32; an exhaustive check over all 2**24 inputs showed that
+    this double rounding never differs from a true fmaf here.
+    """
+    ia, ib, ic, t = w.ia, w.ib, w.ic, w.t64
+    x, y, z, e = w.x, w.y, w.z, w.e
+    x64, y64, z64 = w.x64, w.y64, w.z64
+    bits = jf.view(_I32)
+    # range reduction on the bits: u1 = m' * 2**exp with mantissa m' in [0.5, 1)
+    np.right_shift(bits, 23, out=ia)               # biased exponent of jf
+    np.bitwise_and(bits, 0x7FFFFF, out=ib)         # mantissa bits m
+    np.subtract(ib, _SQRTHF_MANT, out=ic)
+    np.right_shift(ic, 31, out=ic)                 # -1 where mantissa < SQRTHF (then e -= 1, x = x + x - 1)
+    np.add(ia, ic, out=ia)
+    np.subtract(ia, 150, out=ia)                   # e = exponent(u1) + 1 (- 1): jf's exponent - 127 - 24 + 1
+    np.copyto(e, ia, casting="unsafe")
+    np.add(ib, 0x800000, out=ia)
+    np.bitwise_and(ia, ic, out=ia)
+    np.subtract(ib, 0x800000, out=ib)
+    np.add(ib, ia, out=ib)                         # x * 2**24: m - 2**23 or 2 * m (exact in float32)
+    np.copyto(x64, ib, casting="unsafe")
+    np.multiply(x64, 2.0 ** -24, out=x64)
+    np.copyto(x, x64, casting="same_kind")
+    # polynomial: y = p0; y = fma(y, x, p_k) for k = 1..8
+    np.multiply(x64, _LOG_P[0], out=t)
+    np.add(t, _LOG_P[1], out=t)
+    np.copyto(y, t, casting="same_kind")
+    for p in _LOG_P[2:]:
+        np.copyto(y64, y)
+        np.multiply(y64, x64, out=t)
+        np.add(t, p, out=t)
+        np.copyto(y, t, casting="same_kind")
+    np.multiply(y, x, out=y)                       # y = y * x (not fused)
+    np.multiply(x, x, out=z)                       # z = x * x
+    np.copyto(y64, y)
+    np.copyto(z64, z)
+    np.multiply(e, _LOG_Q1, out=z)                 # e * q1 (rounded; z is reloaded below)
+    np.copyto(x64, z)                              # (x64 free from here: x32 still holds x)
+    np.multiply(y64, z64, out=t)
+    np.add(t, x64, out=t)                          # y = fma(y, z, e * q1)
+    np.copyto(y, t, casting="same_kind")
+    np.multiply(z64, 0.5, out=t)                   # z * 0.5 (exact)
+    np.copyto(z, t, casting="same_kind")
+    np.subtract(y, z, out=y)                       # y = y - z * 0.5
+    np.add(x, y, out=x)                            # x = x + y
+    np.multiply(e, _LOG_Q2, out=e)                 # e * q2 (exact)
+    np.add(x, e, out=x)                            # x = x + e * q2 -> log(u1)
+    np.multiply(x, _F32(-2.0), out=x)
+    np.sqrt(x, out=r_out)
+
+
+def _avx2_sincos(w: _F32Work, kf: np.ndarray, s_out: np.ndarray, c_out: np.ndarray) -> None:
+    """sincos256_ps(theta) for ``theta = two_pi * (kf * 2**-24)`` (kf: float32 integers < 2**24).
+
+    Fused steps (as GCC contracts them): the three ``x += y * DPi`` of the range
+    reduction, the two polynomial Horner steps of each polynomial, ``y * z - z * 0.5``
+    of the cosine and ``y * x + x`` of the sine.  theta is in [0, 2 pi), so the
+    octant j = (int(theta * 4/pi) + 1) & ~1 is 0, 2, 4, 6 or 8, and the selection and
+    sign flips are done with integer masks on the bit patterns.
+    """
+    ia, ib, ic, t = w.ia, w.ib, w.ic, w.t64
+    x, y, z = w.x, w.y, w.z
+    x64, y64, z64 = w.x64, w.y64, w.z64
+    np.multiply(kf, _THETA_SCALE, out=x)           # theta = two_pi * u2 (exact scaling by 2**-24)
+    np.multiply(x, _FOPI, out=y)
+    np.copyto(ia, y, casting="unsafe")             # truncation (cvttps)
+    np.add(ia, 1, out=ia)
+    np.bitwise_and(ia, -2, out=ia)                 # j = (j + 1) & ~1
+    np.copyto(y, ia, casting="unsafe")
+    np.multiply(y, _DP1, out=z)                    # y * DP1, y * DP2 are exact: fused == unfused
+    np.add(x, z, out=x)
+    np.multiply(y, _DP2, out=z)
+    np.add(x, z, out=x)
+    np.copyto(x64, x)
+    np.copyto(y64, y)
+    np.multiply(y64, _DP3, out=y64)
+    np.add(x64, y64, out=t)                        # x = fma(y, DP3, x)
+    np.copyto(x, t, casting="same_kind")
+    np.copyto(x64, x)
+    np.multiply(x, x, out=z)
+    np.copyto(z64, z)
+    # cosine polynomial -> w.c (float32), via y64
+    yc = w.pc
+    np.multiply(z64, _COS_C[0], out=t)
+    np.add(t, _COS_C[1], out=t)
+    np.copyto(yc, t, casting="same_kind")
+    np.copyto(y64, yc)
+    np.multiply(y64, z64, out=t)
+    np.add(t, _COS_C[2], out=t)
+    np.copyto(yc, t, casting="same_kind")
+    np.multiply(yc, z, out=yc)                     # y = y * z
+    np.copyto(y64, yc)
+    np.multiply(y64, z64, out=t)
+    np.multiply(z64, 0.5, out=y64)
+    np.subtract(t, y64, out=t)                     # y = fma(y, z, -(z * 0.5))
+    np.copyto(yc, t, casting="same_kind")
+    np.add(yc, _F32(1.0), out=yc)
+    # sine polynomial -> w.s
+    ys = w.ps
+    np.multiply(z64, _SIN_C[0], out=t)
+    np.add(t, _SIN_C[1], out=t)
+    np.copyto(ys, t, casting="same_kind")
+    np.copyto(y64, ys)
+    np.multiply(y64, z64, out=t)
+    np.add(t, _SIN_C[2], out=t)
+    np.copyto(ys, t, casting="same_kind")
+    np.multiply(ys, z, out=ys)
+    np.copyto(y64, ys)
+    np.multiply(y64, x64, out=t)
+    np.add(t, x64, out=t)                          # y2 = fma(y2, x, x)
+    np.copyto(ys, t, casting="same_kind")
+    # selection: octant index q = j / 2 in 0..4; the sine polynomial is the sine for even q
+    np.right_shift(ia, 1, out=ia)                  # q
+    np.bitwise_and(ia, 1, out=ib)
+    np.subtract(ib, 1, out=ib)                     # -1 where q is even
+    ycb = yc.view(_I32)
+    ysb = ys.view(_I32)
+    np.bitwise_xor(ycb, ysb, out=ic)
+    np.bitwise_and(ic, ib, out=ic)                 # D = (yc ^ ys) & even
+    np.right_shift(ia, 1, out=ib)
+    np.left_shift(ib, 31, out=ib)                  # sine sign: q in {2, 3}
+    np.bitwise_xor(ib, ic, out=ib)
+    np.bitwise_xor(ycb, ib, out=s_out.view(_I32))  # sin = (even ? ys : yc) ^ sign
+    np.add(ia, 1, out=ia)
+    np.right_shift(ia, 1, out=ia)
+    np.left_shift(ia, 31, out=ia)                  # cosine sign: q in {1, 2}
+    np.bitwise_xor(ia, ic, out=ia)
+    np.bitwise_xor(ysb, ia, out=c_out.view(_I32))  # cos = (even ? yc : ys) ^ sign
+
+
+def _avx2_blocks(words: np.ndarray, out: np.ndarray) -> None:
+    """normal_fill_16_AVX2 on consecutive 16-word blocks.
+
+    ``out`` (float32, contiguous, as long as ``words``: a multiple of 16) gets
+    ``radius * cos`` in the first 8 and ``radius * sin`` in the last 8 lanes of
+    each block, i.e. the values before ``fmadd(n, std, mean)``.  ``words`` (raw
+    uint64 draws) is overwritten.
+    """
+    total = words.shape[0]
+    step = 2 * _F32_CHUNK_PAIRS
+    w = None
+    for start in range(0, total, step):
+        stop = min(total, start + step)
+        n = (stop - start) // 2
+        if w is None or n != w.n:
+            w = _F32Work(n)
+        chunk = words[start:stop]
+        np.bitwise_and(chunk, _MASK24, out=chunk)
+        np.copyto(w.kf, chunk.view(_I64), casting="unsafe")      # k = val & 0xFFFFFF, as float32
+        k3 = w.kf.reshape(-1, 2, 8)
+        # u1 = 1 - k * 2**-24 = (2**24 - k) * 2**-24: pass the integer 2**24 - k (exact in float32)
+        np.subtract(_F32(16777216.0), k3[:, 0, :], out=w.j.reshape(-1, 8))
+        np.copyto(w.a.reshape(-1, 8), k3[:, 1, :])
+        _avx2_sincos(w, w.a, w.sn, w.cs)
+        _avx2_radius(w, w.j, w.r)
+        o3 = out[start:stop].reshape(-1, 2, 8)
+        r2 = w.r.reshape(-1, 8)
+        np.multiply(r2, w.cs.reshape(-1, 8), out=o3[:, 0, :])
+        np.multiply(r2, w.sn.reshape(-1, 8), out=o3[:, 1, :])
+
+
+# --------------------------------------------------------------------------------------
+# float64 / float16 normal_fill, serial normal_distribution<double>
+# --------------------------------------------------------------------------------------
+
+def _uniform53(raw: np.ndarray) -> np.ndarray:
+    """uniform_real_distribution<double>(0, 1) of consecutive word pairs (hi word first)."""
+    hi = raw[0::2] & _U64(0x1FFFFF)  # (hi << 32 | lo) & (2**53 - 1)
+    val = (hi << _U64(32)) | raw[1::2]
+    return val.astype(_F64) * (2.0 ** -53)
+
+
+def _fill64_blocks(u: np.ndarray) -> np.ndarray:
+    """normal_fill_16<double> on uniforms ``u`` (length a multiple of 16), before ``* std + mean``."""
+    u3 = u.reshape(-1, 2, 8)
+    radius = np.sqrt(-2.0 * _libm("log", 1.0 - u3[:, 0, :]))
+    theta = (2.0 * math.pi) * u3[:, 1, :]
+    out = np.empty_like(u3)
+    out[:, 0, :] = radius * _libm("cos", theta)
+    out[:, 1, :] = radius * _libm("sin", theta)
+    return out.reshape(-1)
+
+
+# float16: c10::Half arithmetic.  A Half op computes in float and rounds to Half; the
+# math functions of reduced types (c10/util/BFloat16-math.h) compute logf/cosf/sinf of
+# the float value and round to Half.  With 11-bit uniforms there are only 2048 possible
+# inputs of each function, so they are tabulated once.
+_HALF_TABLES: Optional[tuple] = None
+
+
+def _f32_of(fn, x: float) -> np.float32:
+    return _F32(fn(float(x)))  # correctly rounded float result of the libm function
+
+
+def _half_tables():
+    global _HALF_TABLES
+    if _HALF_TABLES is None:
+        k = np.arange(2048)
+        u = (k * 2.0 ** -11).astype(np.float16)
+        u1 = (_F32(1.0) - u.astype(_F32)).astype(np.float16)            # 1 - Half -> Half
+        lg = np.array([_f32_of(math.log, v) for v in u1], dtype=_F32).astype(np.float16)
+        m2 = (_F32(-2.0) * lg.astype(_F32)).astype(np.float16)           # -2 * Half -> Half
+        rad = np.sqrt(m2.astype(_F32)).astype(np.float16)                # sqrt(Half) -> Half
+        theta = ((2.0 * math.pi) * u.astype(_F64)).astype(_F32).astype(np.float16)
+        cos_ = np.array([_f32_of(math.cos, v) for v in theta], dtype=_F32).astype(np.float16)
+        sin_ = np.array([_f32_of(math.sin, v) for v in theta], dtype=_F32).astype(np.float16)
+        _HALF_TABLES = (rad, cos_, sin_)
+    return _HALF_TABLES
+
+
+def _half_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a.astype(_F32) * b.astype(_F32)).astype(np.float16)
+
+
+def _half_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (a.astype(_F32) + b.astype(_F32)).astype(np.float16)
+
+
+def _fill16_blocks(raw: np.ndarray, mean: np.float16, std: np.float16) -> np.ndarray:
+    """normal_fill_16<c10::Half> on 11-bit uniforms from ``raw`` (length a multiple of 16)."""
+    rad, cos_, sin_ = _half_tables()
+    k = (raw & _U64(0x7FF)).astype(np.intp).reshape(-1, 2, 8)
+    r = rad[k[:, 0, :]]
+    out = np.empty(k.shape, dtype=np.float16)
+    for lane, table in ((0, cos_), (1, sin_)):
+        v = _half_mul(_half_mul(r, table[k[:, 1, :]]), np.full(r.shape, std, np.float16))
+        out[:, lane, :] = _half_add(v, np.full(r.shape, mean, np.float16))
+    return out.reshape(-1)
+
+
+def _to_half(x) -> np.ndarray:
+    """double -> c10::Half, which converts through float."""
+    return np.asarray(x, dtype=_F64).astype(_F32).astype(np.float16)
+
+
+def _cast_from_double(values: np.ndarray, name: str) -> np.ndarray:
+    if name == "float16":
+        return _to_half(values)
+    return values.astype(np.dtype(name))
+
+
+# --------------------------------------------------------------------------------------
+# the generator
+# --------------------------------------------------------------------------------------
+
+def _check_seed(seed) -> int:
+    try:
+        seed = int(seed)
+    except (TypeError, ValueError):
+        raise _error(f"manual_seed expected an integer seed, got {seed!r}", "type") from None
+    if not -(1 << 63) <= seed < (1 << 64):
+        raise _error(f"the seed {seed} does not fit in 64 bits (PyTorch accepts -2**63 .. 2**64-1)")
+    return seed % (1 << 64)
+
+
+class Generator:
+    """A CPU random generator with PyTorch's state and streams (``torch.Generator``).
+
+    ``Generator(seed)`` is ``torch.Generator().manual_seed(seed)``; the default seed
+    is PyTorch's ``67280421310721``.  All methods draw from this generator's own
+    Mersenne Twister and return new numpy arrays (or fill one in place).
+    """
+
+    _gradcli_public = frozenset({"manual_seed", "initial_seed"})
+
+    def __init__(self, seed: int = DEFAULT_SEED) -> None:
+        self._seed = 0
+        self._engine = None
+        self._next_double_normal: Optional[float] = None
+        self.manual_seed(seed)
+
+    # -- state ------------------------------------------------------------------------
+
+    def manual_seed(self, seed: int) -> "Generator":
+        """Reseed (``CPUGeneratorImpl::set_current_seed``); returns self.
+
+        The whole 64-bit seed is kept for :meth:`initial_seed`; the Mersenne
+        Twister only uses its low 32 bits.  Negative seeds wrap modulo 2**64.
+        """
+        self._seed = _check_seed(seed)
+        self._engine = _make_engine(_seed_key(self._seed), _N)
+        self._next_double_normal = None
+        return self
+
+    def initial_seed(self) -> int:
+        """The seed last given to :meth:`manual_seed` (as an unsigned 64-bit integer)."""
+        return self._seed
+
+    def get_state(self) -> tuple:
+        """An opaque snapshot of the generator (for ``set_state``; e.g. to replay draws)."""
+        key, pos = self._engine.get_state()
+        return (self._seed, key, pos, self._next_double_normal)
+
+    def set_state(self, state: tuple) -> "Generator":
+        """Restore a snapshot taken with :meth:`get_state`; returns self."""
+        seed, key, pos, nxt = state
+        self._seed = int(seed)
+        self._engine = _make_engine(np.array(key, dtype=_U32), int(pos))
+        self._next_double_normal = nxt
+        return self
+
+    def clone(self) -> "Generator":
+        """An independent generator in the same state."""
+        g = Generator.__new__(Generator)
+        g._engine = None
+        g._next_double_normal = None
+        return g.set_state(self.get_state())
+
+    # -- raw draws --------------------------------------------------------------------
+
+    def _raw(self, n: int) -> np.ndarray:
+        """The next ``n`` 32-bit words (``random()``), as uint64."""
+        if n <= 0:
+            return np.empty(0, dtype=_U64)
+        return self._engine.raw(int(n))
+
+    def _random64(self, n: int) -> np.ndarray:
+        """The next ``n`` 64-bit draws (``random64()``: two words, the first is the high half)."""
+        raw = self._raw(2 * n)
+        return (raw[0::2] << _U64(32)) | raw[1::2]
+
+    # -- public API -------------------------------------------------------------------
+
+    def randn(self, shape: Shape, dtype="float32") -> np.ndarray:
+        """``torch.randn(*shape, dtype=dtype)``: standard normal values."""
+        out = np.empty(_shape_tuple(shape), dtype=self._float_dtype(dtype, "normal_kernel_cpu"))
+        self.normal_(out)
+        return out
+
+    def rand(self, shape: Shape, dtype="float32") -> np.ndarray:
+        """``torch.rand(*shape, dtype=dtype)``: uniform values in [0, 1)."""
+        out = np.empty(_shape_tuple(shape), dtype=self._float_dtype(dtype, "check_uniform_bounds"))
+        self.uniform_(out)
+        return out
+
+    def randint(self, low: int, high: int, shape: Shape, dtype="int64") -> np.ndarray:
+        """``torch.randint(low, high, shape, dtype=dtype)``: integers in [low, high).
+
+        Like ``random_from_to``: ``range = high - low``; one 32-bit word per value,
+        or one 64-bit draw when ``range >= 2**32`` (int64 and floating dtypes);
+        value ``= (draw % range) + low``, converted to ``dtype``.
+        """
+        name = _dtype_name(dtype)
+        if name not in _INT_DTYPES + _FLOAT_DTYPES:
+            if name == "bool":
+                raise _error("to - 1 is out of bounds for bool")
+            raise _error(f"randint does not support dtype {name}", "type")
+        low, high = int(low), int(high)
+        for v in (low, high):
+            if not -(1 << 63) <= v < (1 << 63):
+                raise _error(f"randint bound {v} does not fit in int64")
+        if low >= high:
+            raise _error(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+        self._check_int_bounds(low, high, name)
+        shape = _shape_tuple(shape)
+        count = int(np.prod(shape, dtype=np.int64))
+        rng = high - low
+        if rng >= (1 << 32) and name in ("int64", "float32", "float64"):
+            draws = self._random64(count)
+        else:
+            draws = self._raw(count)
+        vals = (draws % _U64(rng)) + _U64(low % (1 << 64))   # wraps modulo 2**64 like uint64_t
+        vals = vals.view(_I64)
+        if name == "int64":
+            return vals.reshape(shape)
+        if name == "float16":
+            return vals.astype(_F32).astype(np.float16).reshape(shape)
+        return vals.astype(np.dtype(name)).reshape(shape)
+
+    def normal_(self, out: np.ndarray, mean: float = 0.0, std: float = 1.0) -> None:
+        """``out.normal_(mean, std)``: fill ``out`` in place, as PyTorch's ``normal_kernel``."""
+        name = _dtype_name(out.dtype)
+        if name not in _FLOAT_DTYPES:
+            raise _error(f'"normal_kernel_cpu" not implemented for \'{_TORCH_NAMES.get(name, name)}\'')
+        mean, std = float(mean), float(std)
+        if not std >= 0.0:
+            raise _error(f"normal expects std >= 0.0, but found std {_fmt(std)}")
+        size = out.size
+        if size == 0:
+            return
+        if size < 16 or not out.flags.c_contiguous:
+            self._normal_serial(out, mean, std, name)
+            return
+        flat = out.reshape(-1)
+        extra = 16 if size % 16 else 0
+        if name == "float32":
+            raw = self._raw(size)
+            _avx2_blocks(raw[: size - size % 16], flat[: size - size % 16])
+            if extra:
+                tail = np.empty(16, _F32)
+                _avx2_blocks(self._raw(16), tail)
+                flat[size - 16:] = tail
+            m32, s32 = _F32(mean), _F32(std)
+            if s32 == 1.0 and m32 == 0.0:
+                np.add(flat, _F32(0.0), out=flat)                     # fmadd(n, 1, 0): -0 -> +0
+            else:
+                flat[:] = _fma_to_f32(flat, s32, m32)
+        elif name == "float64":
+            vals = np.empty(size, _F64)
+            main = size - size % 16
+            vals[:main] = _fill64_blocks(_uniform53(self._raw(2 * size))[:main])
+            if extra:
+                vals[size - 16:] = _fill64_blocks(_uniform53(self._raw(32)))
+            flat[:] = _apply_mean_std64(vals, mean, std)
+        else:  # float16
+            hm, hs = _to_half(mean)[()], _to_half(std)[()]
+            main = size - size % 16
+            flat[:main] = _fill16_blocks(self._raw(size)[:main], hm, hs)
+            if extra:
+                flat[size - 16:] = _fill16_blocks(self._raw(16), hm, hs)
+
+    def uniform_(self, out: np.ndarray, a: float = 0.0, b: float = 1.0) -> None:
+        """``out.uniform_(a, b)``: fill ``out`` in place, as PyTorch's ``uniform_kernel``."""
+        name = _dtype_name(out.dtype)
+        if name not in _FLOAT_DTYPES:
+            raise _error(f'"check_uniform_bounds" not implemented for \'{_TORCH_NAMES.get(name, name)}\'')
+        frm, to = float(a), float(b)
+        if name == "float16" and not (abs(frm) <= 65504.0 and abs(to) <= 65504.0):
+            raise _error(f"{'from' if not abs(frm) <= 65504.0 else 'to'} is out of bounds for c10::Half")
+        if name == "float32":
+            fmax = float(np.finfo(_F32).max)
+            for label, v in (("from", frm), ("to", to)):
+                if math.isfinite(v) and abs(v) > fmax:
+                    raise _error(f"{label} is out of bounds for float")
+        if not frm <= to:
+            raise _error(f"uniform_ expects to return a [from, to) range, but found from={_fmt(frm)} > to={_fmt(to)}")
+        size = out.size
+        if size == 0:
+            return
+        if name == "float64":
+            if to - frm > np.finfo(_F64).max:
+                raise _error("uniform_ expects to-from <= std::numeric_limits<Double>::max(), but found "
+                             f"to={_fmt(to)} and from={_fmt(frm)} which result in to-from to exceed the limit")
+            x = _uniform53(self._raw(2 * size))
+            vals = x if (frm == 0.0 and to == 1.0) else _fma64(x, to - frm, frm)
+        elif name == "float32":
+            f32, t32 = _F32(frm), _F32(to)
+            with np.errstate(over="ignore"):
+                rng = t32 - f32
+            if not np.isfinite(rng):
+                raise _error("uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found "
+                             f"to={_fmt(to)} and from={_fmt(frm)} which result in to-from to exceed the limit")
+            vals = _uniform24(self._raw(size))
+            if not (f32 == 0.0 and t32 == 1.0):
+                vals = _fma_to_f32(vals, rng, f32)
+        else:
+            f16, t16 = _to_half(frm), _to_half(to)
+            rng = _half_add(t16, -f16)                      # Half - Half -> Half
+            x = (self._raw(size) & _U64(0x7FF)).astype(_F32) * _F32(2.0 ** -11)
+            vals = _fma_to_f32(x, rng.astype(_F32), f16.astype(_F32)).astype(np.float16)
+        _assign_in_memory_order(out, vals)
+
+    # -- helpers ----------------------------------------------------------------------
+
+    @staticmethod
+    def _float_dtype(dtype, kernel: str) -> np.dtype:
+        name = _dtype_name(dtype)
+        if name not in _FLOAT_DTYPES:
+            raise _error(f'"{kernel}" not implemented for \'{_TORCH_NAMES.get(name, name)}\'')
+        return np.dtype(name)
+
+    @staticmethod
+    def _check_int_bounds(low: int, high: int, name: str) -> None:
+        if name in _INT_DTYPES:
+            info = np.iinfo(np.dtype(name))
+            lo, hi = int(info.min), int(info.max)
+            cname = {"uint8": "unsigned char", "int8": "signed char", "int16": "short",
+                     "int32": "int", "int64": "long"}[name]
+        else:
+            digits = {"float16": 11, "float32": 24, "float64": 53}[name]
+            lo, hi = -(1 << digits), 1 << digits
+            cname = {"float16": "c10::Half", "float32": "float", "float64": "double"}[name]
+        if not lo <= low <= hi:
+            raise _error(f"from is out of bounds for {cname}")
+        if not lo <= high - 1 <= hi:
+            raise _error(f"to - 1 is out of bounds for {cname}")
+
+    def _normal_serial(self, out: np.ndarray, mean: float, std: float, name: str) -> None:
+        """``normal_distribution<double>`` element by element, in memory order."""
+        n = out.size
+        parts = []
+        if self._next_double_normal is not None:
+            parts.append(np.array([self._next_double_normal], dtype=_F64))
+            self._next_double_normal = None
+            n -= 1
+        if n > 0:
+            pairs = (n + 1) // 2
+            u = _uniform53(self._raw(4 * pairs))
+            u1, u2 = u[0::2], u[1::2]
+            r = np.sqrt(-2.0 * _libm("log1p", -u2))
+            theta = (2.0 * math.pi) * u1
+            both = np.empty((pairs, 2), dtype=_F64)
+            both[:, 0] = r * _libm("cos", theta)
+            both[:, 1] = r * _libm("sin", theta)
+            both = both.reshape(-1)
+            if n % 2:
+                self._next_double_normal = float(both[-1])
+                both = both[:-1]
+            parts.append(both)
+        vals = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        vals = _apply_mean_std64(vals, mean, std)
+        _assign_in_memory_order(out, _cast_from_double(vals, name))
+
+
+def _uniform24(raw: np.ndarray) -> np.ndarray:
+    """uniform_real_distribution<float>(0, 1): the low 24 bits of each word times 2**-24."""
+    vals = np.empty(raw.shape[0], _F32)
+    np.bitwise_and(raw, _MASK24, out=raw)
+    np.copyto(vals, raw.view(_I64), casting="unsafe")
+    np.multiply(vals, _F32(2.0 ** -24), out=vals)
+    return vals
+
+
+def _apply_mean_std64(vals: np.ndarray, mean: float, std: float) -> np.ndarray:
+    """``val * std + mean`` as one fused multiply-add (what GCC makes of it)."""
+    if std == 1.0 and mean == 0.0:
+        return vals + 0.0
+    if mean == 0.0:
+        return vals * std + 0.0
+    return _fma64(vals, std, mean)
+
+
+def _assign_in_memory_order(out: np.ndarray, vals: np.ndarray) -> None:
+    """Store consecutive values into ``out`` in the order of its memory addresses
+    (TensorIterator's order for a nullary op), i.e. row-major for a contiguous array."""
+    if out.flags.c_contiguous:
+        out.reshape(-1)[:] = vals
+        return
+    offsets = np.zeros(out.shape, dtype=np.int64)
+    for axis, (dim, stride) in enumerate(zip(out.shape, out.strides)):
+        shape = [1] * out.ndim
+        shape[axis] = dim
+        offsets = offsets + (np.arange(dim, dtype=np.int64) * stride).reshape(shape)
+    order = np.argsort(offsets.reshape(-1), kind="stable")
+    idx = np.unravel_index(order, out.shape)
+    out[idx] = vals
+
+
+def _fmt(v: float) -> str:
+    return repr(int(v)) if float(v).is_integer() and abs(v) < 1e16 else repr(v)
+
+
+#: The generator behind ``torch.manual_seed`` / ``torch.randn`` ...; gradcli seeds it from
+#: ``--seed`` (default 0) before running a file, so runs are repeatable.
+default_generator = Generator(0)
+
+
+def manual_seed(seed: int) -> Generator:
+    """``torch.manual_seed(seed)``: reseed :data:`default_generator` and return it."""
+    return default_generator.manual_seed(seed)
+
+
+def initial_seed() -> int:
+    """``torch.initial_seed()``: the seed of :data:`default_generator`."""
+    return default_generator.initial_seed()
