@@ -17,11 +17,14 @@ from typing import Any, Optional
 
 from gradcli.lang.result import RunOptions
 
-CASES = Path(__file__).parent / "data" / "conformance"
+DATA = Path(__file__).parent / "data"
+CASES = DATA  # case names are relative to tests/lang/data: "conformance/errors/x", "lang_cases/y"
 
 
 def all_cases() -> list[str]:
-    return sorted(str(p.relative_to(CASES))[:-3] for p in CASES.glob("*/*.py"))
+    """Every recorded case: the shared conformance suite (copied) and the language's own cases."""
+    found = list(DATA.glob("conformance/*/*.py")) + list(DATA.glob("lang_cases/*.py"))
+    return sorted(str(p.relative_to(DATA))[:-3] for p in found)
 
 
 def header_options(src: str) -> list[str]:

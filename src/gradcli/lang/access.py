@@ -123,13 +123,24 @@ def is_gradcli_object(obj: Any) -> bool:
     return isinstance(pub, (frozenset, set))
 
 
+def _module_name(obj: Any) -> Optional[str]:
+    """The dotted name of an engine namespace object (``torch.autograd`` ...), else None."""
+    if type(obj).__name__ != "Namespace":
+        return None
+    try:
+        name = object.__getattribute__(obj, "_name")
+    except AttributeError:
+        return None
+    return name if isinstance(name, str) else None
+
+
 def _no_attr(obj: Any, name: str) -> GradcliError:
     if isinstance(obj, type):
         msg = f"type object '{obj.__name__}' has no attribute '{name}'"
     else:
-        module = getattr(type(obj), "_gradcli_module_name", None)
-        if module is not None and getattr(obj, "_gradcli_name", None):
-            msg = f"module '{obj._gradcli_name}' has no attribute '{name}'"
+        module = _module_name(obj)
+        if module is not None:
+            msg = f"module '{module}' has no attribute '{name}'"
         else:
             msg = f"'{type_name(obj)}' object has no attribute '{name}'"
     return error_class("runtime")(msg)

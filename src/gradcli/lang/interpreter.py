@@ -458,8 +458,9 @@ class Interpreter:
         file's top-level bindings are added to it in order.
     requires_grad / retain_grad: names that get ``NAME.requires_grad_()`` /
         ``NAME.retain_grad()`` after every assignment statement binding them.
-    track: called as ``track(names)`` after every top-level assignment statement
-        (for the default backward's target).
+    track: a type (the engine's Tensor): after every top-level assignment
+        statement, the last name it binds to an instance of ``track`` and that
+        value are kept in :attr:`tracked` (the default backward's target).
     function_base: the value ``torch.autograd.Function`` a class must derive from
         (None: not checked).
     """
@@ -471,7 +472,7 @@ class Interpreter:
         *,
         requires_grad: tuple = (),
         retain_grad: tuple = (),
-        track: Optional[Callable[[tuple], None]] = None,
+        track: Optional[type] = None,
         prelude: Optional[dict] = None,
         out: Optional[OutputBuffer] = None,
     ) -> None:
@@ -483,10 +484,16 @@ class Interpreter:
         self.requires_grad = tuple(dict.fromkeys(requires_grad))
         self.retain_grad = tuple(dict.fromkeys(retain_grad))
         self.track = track
+        self._tracked: list = [None]
         self.prelude = dict(prelude if prelude is not None else globals_)
         self.ops = _Ops(limits, self.budget)
         self.rt = _Runtime(self)
         self._old_size_checker: Any = None
+
+    @property
+    def tracked(self) -> Optional[tuple[str, Any]]:
+        """(name, tensor) last bound by a top-level assignment statement, or None."""
+        return self._tracked[0]
 
     # -- entry points -----------------------------------------------------------------------
     def compile_module(self, tree: ast.Module) -> Callable[[], None]:
@@ -527,6 +534,7 @@ class Compiler:
         self.interp = interp
         self.positions = positions
         self.stmt_line: Optional[int] = None
+        self.tracked_inline = False
 
     # -- helpers ---------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[Optional[int], Optional[int]]:
@@ -595,6 +603,7 @@ class Compiler:
             raise self.unsupported(node, type(node).__name__)
         saved = self.stmt_line
         self.stmt_line = getattr(node, "lineno", None) if self.positions else None
+        self.tracked_inline = False
         try:
             core = method(node, scope)
         finally:
@@ -641,10 +650,19 @@ class Compiler:
                     for sub in ast.walk(call):
                         ast.copy_location(sub, node)
                     post.append(self.stmt(call, scope))
-        if scope.is_module and interp.track is not None:
-            track = interp.track
+        if scope.is_module and interp.track is not None and not self.tracked_inline:
+            T = interp.track
+            cell = interp._tracked
+            G = interp.globals
             tnames = tuple(names)
-            post.append(lambda fr: track(tnames))
+
+            def track(fr):
+                for n in tnames:
+                    v = G.get(n)
+                    if isinstance(v, T):
+                        cell[0] = (n, v)
+
+            post.append(track)
         return post
 
     def s_Pass(self, node, scope):
@@ -673,6 +691,18 @@ class Compiler:
             where = scope.resolve(name)
             if where[0] == "global":
                 G = self.interp.globals
+                T = self.interp.track
+                if T is not None:
+                    self.tracked_inline = True
+                    cell = self.interp._tracked
+
+                    def assign_global_tracked(fr):
+                        P.loc = loc
+                        v = G[name] = value(fr)
+                        if isinstance(v, T):
+                            cell[0] = (name, v)
+
+                    return assign_global_tracked
 
                 def assign_global(fr):
                     P.loc = loc
@@ -865,25 +895,21 @@ class Compiler:
 
         def while_(fr):
             P.loc = loc
-            while True:
-                try:
-                    c = True if test(fr) else False
-                except Exception as e:
-                    raise fix(e, line, col)
-                if not c:
-                    break
-                tick[0] -= 1
-                if tick[0] <= 0:
-                    refill()
-                r = body(fr)
-                if r is not None:
-                    if r is BREAK:
-                        return None
-                    if r is CONTINUE:
-                        P.loc = loc
-                        continue
-                    return r
-                P.loc = loc
+            try:
+                while test(fr):
+                    tick[0] -= 1
+                    if tick[0] <= 0:
+                        refill()
+                    r = body(fr)
+                    P.loc = loc
+                    if r is not None:
+                        if r is BREAK:
+                            return None
+                        if r is CONTINUE:
+                            continue
+                        return r
+            except Exception as e:
+                raise fix(e, line, col)
             if orelse is not None:
                 return orelse(fr)
             return None
@@ -1290,9 +1316,11 @@ class Compiler:
         if star is None:
             def unpack(fr, v):
                 try:
-                    if type(v) is range:
-                        budget.charge(min(len(v), n + 1))
-                    items = list(_take(v, n + 1))
+                    tv = type(v)
+                    if tv is tuple or tv is list:
+                        items = v
+                    else:
+                        items = _take(v, n + 1)
                     if len(items) != n:
                         if len(items) < n:
                             raise ValueError(f"not enough values to unpack (expected {n}, got {len(items)})")

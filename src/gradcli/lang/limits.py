@@ -151,9 +151,17 @@ class Budget:
             )
 
     def check_size(self, n: int, what: str = "sequence") -> None:
-        """Raise ``limit`` if a Python sequence/string of ``n`` items may not be built."""
+        """Raise ``limit`` if a Python sequence/string of ``n`` items may not be built.
+
+        Building it also costs ``n // 8`` steps (``n // 64`` for a string), so the
+        memory a program can fill with Python containers is bounded by the step
+        budget too, not only each container's size.
+        """
         if n > self.limits.max_elements:
             raise limit_error(
                 f"building a {what} of {n:,} items exceeds the limit of {self.limits.max_elements:,} elements",
                 "max_elements",
             )
+        cost = n >> 6 if what in ("str", "string", "bytes") else n >> 3
+        if cost:
+            self.charge(cost)

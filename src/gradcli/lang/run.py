@@ -114,8 +114,9 @@ class _EngineState:
         """``--dtype`` then the seed, as the oracle does."""
         if self.options.dtype:
             self.dtypes.set_default_dtype(self.options.dtype)
-        if self.random is not None:
-            self.random.manual_seed(self.options.seed)
+        seed = getattr(self.random, "manual_seed", None) if self.random is not None else None
+        if seed is not None:
+            seed(self.options.seed)
 
     def restore(self) -> None:
         self.reset()
@@ -153,7 +154,6 @@ class _Runner:
         self.limits = limits
         self.warnings: list[WarningRecord] = []
         self.seen: set = set()
-        self.last: Optional[tuple[str, Any]] = None
 
     # warnings: once per (kind, line), at the innermost running statement
     def sink(self, kind: str, message: str) -> None:
@@ -164,14 +164,6 @@ class _Runner:
             return
         self.seen.add(key)
         self.warnings.append(WarningRecord(kind, message, line, col, self.parsed.source_line(line)))
-
-    def track(self, names: tuple) -> None:
-        g = self.g
-        T = self.Tensor
-        for n in names:
-            v = g.get(n)
-            if isinstance(v, T):
-                self.last = (n, v)
 
     def cli_value(self, text: str, like: Any = None) -> Any:
         """A --set (like=None) or --gradient value; raises GradcliError (InvocationError for syntax)."""
@@ -196,7 +188,7 @@ class _Runner:
         state = _EngineState(options, self.limits)
         tree = self.parsed.tree
         explicit_backward = has_backward_call(tree)
-        track = None if (options.backward or explicit_backward) else self.track
+        track = None if (options.backward or explicit_backward) else self.Tensor
 
         state.reset()
         self.g = g = _make_globals()
@@ -275,8 +267,8 @@ class _Runner:
             target = g[name]
             if not isinstance(target, self.Tensor):
                 raise error_class("type")(f"--backward {name}: not a tensor (it is a {type(target).__name__})")
-        elif not explicit_backward and self.last is not None:
-            _, target = self.last
+        elif not explicit_backward and self.interp.tracked is not None:
+            _, target = self.interp.tracked
             if not target.requires_grad:
                 target = None
         if target is None:

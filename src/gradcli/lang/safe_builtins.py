@@ -47,10 +47,12 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
     """(builtins by name, constructor overrides by type) for one run."""
     tick = budget.tick
 
-    def charge_range(obj: Any) -> None:
+    def charge_range(obj: Any, build: bool = False) -> None:
+        # a C-level loop over a range costs its length in steps (and, to build a container, its size)
         if type(obj) is range:
             n = len(obj)
-            budget.check_size(n, "sequence")
+            if build:
+                budget.check_size(n, "sequence")
             budget.charge(n)
 
     def print_(*args: Any, sep: Any = " ", end: Any = "\n", file: Any = None, flush: bool = False) -> None:
@@ -68,7 +70,22 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
 
     def sum_(iterable: Any, /, start: Any = 0) -> Any:
         charge_range(iterable)
-        return sum(iterable, start)
+        if type(start) in (int, float, bool, complex) and type(iterable) in (range, list, tuple):
+            if all(type(x) in (int, float, bool, complex) for x in iterable):
+                return sum(iterable, start)
+        # anything else (tensors, sequences): add one by one, each step counted and checked
+        if isinstance(start, (str, bytes)):
+            raise TypeError("sum() can't sum strings [use ''.join(seq) instead]")
+        acc = start
+        for x in iterable:
+            tick[0] -= 1
+            if tick[0] <= 0:
+                budget.refill()
+            if type(acc) in (list, tuple) and type(x) is type(acc):
+                budget.check_size(len(acc) + len(x), type(acc).__name__)
+                budget.check_time()
+            acc = acc + x
+        return acc
 
     def min_(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 1:
@@ -122,22 +139,25 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         return gen()
 
     def list_(iterable: Any = (), /) -> list:
-        charge_range(iterable)
+        charge_range(iterable, True)
         if hasattr(iterable, "__len__") and type(iterable) is not range:
             budget.check_size(len(iterable), "list")
         return list(iterable)
 
     def tuple_(iterable: Any = (), /) -> tuple:
-        charge_range(iterable)
+        charge_range(iterable, True)
         if hasattr(iterable, "__len__") and type(iterable) is not range:
             budget.check_size(len(iterable), "tuple")
         return tuple(iterable)
 
     def dict_(*args: Any, **kwargs: Any) -> dict:
         if args:
-            charge_range(args[0])
+            charge_range(args[0], True)
         return dict(*args, **kwargs)
 
+    for fn, name in ((print_, "print"), (sum_, "sum"), (min_, "min"), (max_, "max"), (enumerate_, "enumerate"),
+                     (zip_, "zip"), (reversed_, "reversed")):
+        fn.__name__ = fn.__qualname__ = name
     names: dict[str, Any] = {
         "print": print_,
         "range": range,
