@@ -7,9 +7,7 @@ hands the :class:`~gradcli.lang.result.RunResult` to a renderer and exits with
 
 from __future__ import annotations
 
-import io
 import sys
-import tokenize
 from typing import TYPE_CHECKING, BinaryIO, Optional
 
 from ..status import ExitStatus
@@ -18,34 +16,19 @@ from .problems import UsageProblem
 if TYPE_CHECKING:  # pragma: no cover
     from ..lang.result import RunOptions, RunResult
 
-__all__ = ["STDIN_NAME", "read_source", "execute", "exit_status", "decode_source"]
+__all__ = ["STDIN_NAME", "read_source", "execute", "exit_status"]
 
 #: the ``file`` of a program read from standard input (``gradcli run -``)
 STDIN_NAME = "<stdin>"
 
 
-def decode_source(raw: bytes, display: str) -> str:
-    """Decode source bytes as Python does: a UTF-8 BOM, a PEP 263 coding line, else UTF-8.
+def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[bytes, str]:
+    """``(source bytes, display name)`` of FILE, or of standard input for ``-``.
 
-    Raises UsageProblem when the bytes are not text in that encoding.
-    """
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-        text = raw.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError) as exc:
-        raise UsageProblem(
-            f"cannot read {display}: not valid text ({exc})",
-            "Save the file as UTF-8.",
-        ) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
-
-
-def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[str, str]:
-    """``(source text, display name)`` of FILE, or of standard input for ``-``.
-
-    Raises UsageProblem (exit status 2) for a missing, unreadable or undecodable file.
+    The bytes go to the language layer unchanged: it applies the size limit and
+    decodes them as Python would (UTF-8, BOM dropped); text that is not UTF-8
+    is a ``syntax`` error of the file there, with its line.  Raises
+    UsageProblem (exit status 2) for a missing or unreadable file.
     """
     if path == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
@@ -55,7 +38,7 @@ def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[str, str]:
             raise UsageProblem(f"cannot read standard input: {exc.strerror or exc}") from None
         if isinstance(raw, str):  # a text stream (tests)
             raw = raw.encode("utf-8")
-        return decode_source(raw, "standard input"), STDIN_NAME
+        return raw, STDIN_NAME
     try:
         with open(path, "rb") as fh:
             raw = fh.read()
@@ -65,7 +48,7 @@ def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[str, str]:
         raise UsageProblem(f"{path} is a directory, not an expression file") from None
     except OSError as exc:
         raise UsageProblem(f"cannot read {path}: {exc.strerror or exc}") from None
-    return decode_source(raw, path), path
+    return raw, path
 
 
 def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None) -> "RunResult":
@@ -82,14 +65,15 @@ def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None) 
     except _gradcli_error() as err:  # the language layer should capture these; be graceful if not
         from ..lang.result import ErrorRecord, RunResult
 
-        lines = source.splitlines()
+        text = source.decode("utf-8", "replace")
+        lines = text.splitlines()
         line = getattr(err, "line", None)
         src_line = lines[line - 1] if line and 0 < line <= len(lines) else None
         record = ErrorRecord(
             kind=err.kind, message=err.message, hint=err.hint, line=line,
             col=getattr(err, "col", None), source_line=src_line,
         )
-        return RunResult(file=display, source=source, ok=False, stdout="", error=record)
+        return RunResult(file=display, source=text, ok=False, stdout="", error=record)
 
 
 def _gradcli_error() -> type:

@@ -13,6 +13,9 @@ from typing import Any, Optional
 
 from rich.text import Text
 
+#: the tree stops indenting past this many columns (a 10,000-step chain stays readable and linear in size)
+_MAX_INDENT = 4 * 24
+
 __all__ = ["to_tree_rich", "to_tree_text", "to_dot", "to_mermaid", "node_caption", "saved_caption"]
 
 
@@ -77,8 +80,10 @@ def to_tree_rich(graph: Any, *, show_saved: bool = False) -> Text:
                     out.append("\n")
             for j in range(len(kids) - 1, -1, -1):
                 last = j == len(kids) - 1
-                stack.append((kids[j], child_prefix + ("└── " if last else "├── "),
-                              child_prefix + ("    " if last else "│   ")))
+                deeper = child_prefix + ("    " if last else "│   ")
+                if len(deeper) > _MAX_INDENT:  # a long chain continues at this depth, not ever further right
+                    deeper = child_prefix
+                stack.append((kids[j], child_prefix + ("└── " if last else "├── "), deeper))
     for note in graph.notes:
         out.append(note + "\n", style="dim")
     if not graph.roots and not graph.notes:

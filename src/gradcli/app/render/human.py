@@ -52,38 +52,79 @@ def _flag(v: Any) -> Text:
     return Text("True", style="green") if v else Text("False", style="dim")
 
 
-def tensor_table(tensors: Iterable[tuple[str, Any]], show: frozenset[str]) -> Table:
-    """The tensor table: name, shape, dtype, then the ``--show`` groups."""
-    table = Table(title="tensors", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
-                  show_edge=False, expand=False)
-    table.add_column("name", style="bold cyan", no_wrap=True)
-    table.add_column("shape", no_wrap=True)
-    table.add_column("dtype", no_wrap=True)
+_HEADERS = {
+    "requires_grad": "requires\ngrad",
+    "is_leaf": "is\nleaf",
+    "grad_fn": "grad_fn",
+    "retains_grad": "retains\ngrad",
+    "data": "data",
+    "grad": "grad",
+}
+
+
+def _new_table(title: str) -> Table:
+    return Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                 padding=(0, 1, 0, 0), expand=False)
+
+
+def _columns(show: frozenset[str]) -> list[str]:
     cols: list[str] = []
     for group in ("flags", "data", "grad"):
         if group in show:
             cols.extend(SHOW_COLUMNS[group])
-    order = [c for c in ("requires_grad", "is_leaf", "grad_fn", "retains_grad", "data", "grad") if c in cols]
+    return [c for c in ("requires_grad", "is_leaf", "grad_fn", "retains_grad", "data", "grad") if c in cols]
+
+
+def _cell_of(t: Any, c: str) -> Text:
+    if c in ("requires_grad", "is_leaf", "retains_grad"):
+        return _flag(getattr(t, c))
+    if c == "grad_fn":
+        fn = grad_fn_name(t)
+        return Text("None", style="dim") if fn is None else Text(fn, style="magenta")
+    if c == "data":
+        return Text(short_values(t._data))
+    g = raw_grad(t)
+    return Text("None", style="dim") if g is None else Text(short_values(g._data), style="green")
+
+
+def _build(title: str, tensors: list[tuple[str, Any]], order: list[str]) -> Table:
+    table = _new_table(title)
+    table.add_column("name", style="bold cyan", no_wrap=True)
+    table.add_column("shape", no_wrap=True)
+    table.add_column("dtype", no_wrap=True)
     for c in order:
         if c in ("data", "grad"):
-            table.add_column(c, overflow="fold", min_width=8)
+            table.add_column(_HEADERS[c], overflow="fold", min_width=6)
         else:
-            table.add_column(c, no_wrap=c != "grad_fn", overflow="fold")
+            table.add_column(_HEADERS[c], no_wrap=True)
     for name, t in tensors:
         row: list[Any] = [Text(name), Text(_shape(t)), Text(dtype_name(t))]
-        for c in order:
-            if c in ("requires_grad", "is_leaf", "retains_grad"):
-                row.append(_flag(getattr(t, c)))
-            elif c == "grad_fn":
-                fn = grad_fn_name(t)
-                row.append(Text("None", style="dim") if fn is None else Text(fn, style="magenta"))
-            elif c == "data":
-                row.append(Text(short_values(t._data)))
-            else:
-                g = raw_grad(t)
-                row.append(Text("None", style="dim") if g is None else Text(short_values(g._data), style="green"))
+        row.extend(_cell_of(t, c) for c in order)
         table.add_row(*row)
     return table
+
+
+def tensor_table(tensors: Iterable[tuple[str, Any]], show: frozenset[str], width: Optional[int] = None) -> list[Table]:
+    """The tensor table(s): name, shape, dtype, then the ``--show`` groups.
+
+    One table when it fits ``width``; otherwise the flags and the values go in
+    two tables, so neither is squeezed into unreadable folds.
+    """
+    tensors = list(tensors)
+    order = _columns(show)
+    single = _build("tensors", tensors, order)
+    values = [c for c in order if c in ("data", "grad")]
+    flags = [c for c in order if c not in ("data", "grad")]
+    if width is None or not values or not flags or _natural_width(single) <= width:
+        return [single]
+    return [_build("tensors", tensors, flags), _build("values", tensors, values)]
+
+
+def _natural_width(table: Table) -> int:
+    from rich.console import Console
+
+    probe = Console(width=10_000, file=None, color_system=None, markup=False, highlight=False)
+    return probe.measure(table).maximum
 
 
 def _cell(v: Any) -> Text:
@@ -158,7 +199,8 @@ def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, 
         out.file.flush()
     show = frozenset(SHOW_COLUMNS) if show is None else show
     if result.tensors:
-        out.print(tensor_table(result.tensors, show))
+        for table in tensor_table(result.tensors, show, width=out.width):
+            out.print(table)
     elif result.error is None or result.error.kind not in ("syntax", "unsupported"):
         out.print(Text("no tensors", style="dim"))
     if trace and result.trace is not None:
