@@ -29,11 +29,27 @@ import numpy as np
 from typing import Optional, Sequence
 
 from ..errors import error_class, warn
+from . import anomaly as _anomaly
 from . import grad_mode
 from .graph import AccumulateGrad, accumulate_grad_node
 from .tensor import Tensor
 
-__all__ = ["backward", "grad", "reset"]
+__all__ = ["backward", "grad", "reset", "current_graph_task_id", "checkpoint_valid"]
+
+# running backward passes, innermost last: [task id, backward without ``inputs=``]; read by
+# autograd.checkpoint (one recomputation per pass; reentrant checkpoint refuses grad()/inputs=)
+_tasks: list = []
+_task_counter = [0]
+
+
+def current_graph_task_id() -> int:
+    """The id of the innermost running backward pass, -1 outside backward (torch._C._current_graph_task_id)."""
+    return _tasks[-1][0] if _tasks else -1
+
+
+def checkpoint_valid() -> bool:
+    """False inside a pass run by autograd.grad or backward(inputs=...) (torch.autograd._is_checkpoint_valid)."""
+    return _tasks[-1][1] if _tasks else True
 
 _warned_create_graph = [False]
 
@@ -233,6 +249,9 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
     prev = (mode.enabled, mode.inference)
     mode.enabled = create_graph
     mode.inference = False
+    _task_counter[0] += 1
+    _tasks.append((_task_counter[0], targets is None))
+    anomaly = _anomaly.state
     try:
         while heap:
             _, _, node = heapq.heappop(heap)
@@ -276,7 +295,10 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 outs = (None,) * len(nexts)  # only a capture target: nothing beyond it is needed
             else:
                 node._needs = tuple(nx is not None and nx in needed for nx, _ in nexts)
-                outs = node.apply(grads)
+                if anomaly.enabled:
+                    outs = _anomaly.apply_checked(node, grads)
+                else:
+                    outs = node.apply(grads)
                 if node._hooks:
                     for h in list(node._hooks):
                         h(tuple(outs), tuple(grads))
@@ -300,6 +322,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 if left == 0:
                     heapq.heappush(heap, (-nx._seq, id(nx), nx))
     finally:
+        _tasks.pop()
         mode.enabled, mode.inference = prev
 
 

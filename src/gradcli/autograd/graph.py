@@ -75,7 +75,7 @@ class Node:
     """
 
     __slots__ = ("next_functions", "_seq", "_meta", "_saved", "_freed", "_line", "_col",
-                 "_pre_hooks", "_retained", "_needs", "_hooks", "__weakref__")
+                 "_pre_hooks", "_retained", "_needs", "_hooks", "_checkpointed", "__weakref__")
     _gradcli_public = frozenset({"next_functions", "name", "register_hook", "register_prehook", "metadata"})
     num_outputs = 1
     formula = ""
@@ -90,6 +90,7 @@ class Node:
         self._retained: Optional[dict] = None  # output_nr -> weakref(tensor)
         self._hooks: Optional[list] = None
         self._needs: tuple = ()
+        self._checkpointed = False  # created inside a non-reentrant checkpoint: saved tensors dropped
 
     # --- PyTorch-visible API ---------------------------------------------------
     def name(self) -> str:
@@ -149,14 +150,22 @@ class Node:
         raise NotImplementedError
 
 
+#: saved-tensor pack hooks, innermost last (torch.autograd.graph.saved_tensors_hooks); only the
+#: innermost is called, with each new SavedTensor.  autograd.checkpoint installs them.
+pack_hooks: list = []
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
     Inputs are kept by reference; outputs (``is_output``) as data + version box
     so the node does not own the tensor that owns it (no reference cycle).
+    ``_ckpt``: set by a non-reentrant checkpoint, which dropped the value; unpacking
+    then recomputes it (``dropped`` is True).
     """
 
-    __slots__ = ("_tensor", "_data", "_box", "_version", "_is_output", "_dtype", "_freed", "_output_nr")
+    __slots__ = ("_tensor", "_data", "_box", "_version", "_is_output", "_dtype", "_freed", "_output_nr",
+                 "_ckpt")
 
     def __init__(self, t, is_output: bool = False) -> None:
         self._box = t._version
@@ -171,13 +180,23 @@ class SavedTensor:
         else:
             self._tensor = t
             self._data = None
+        self._ckpt = None
+        if pack_hooks:
+            pack_hooks[-1](self)
 
     @property
     def freed(self) -> bool:
         return self._freed
 
     @property
+    def dropped(self) -> bool:
+        """True when a checkpoint dropped the value (recomputed at backward time)."""
+        return self._ckpt is not None
+
+    @property
     def shape(self) -> tuple:
+        if self._ckpt is not None:
+            return self._ckpt.shape
         d = self._data if self._is_output else (self._tensor._data if self._tensor is not None else None)
         return tuple(d.shape) if d is not None else ()
 
@@ -189,6 +208,8 @@ class SavedTensor:
     def unpack(self, node: Node):
         from .tensor import Tensor
 
+        if self._ckpt is not None:
+            return self._ckpt.unpack(self, node)
         if self._box[0] != self._version:
             shape = "x".join(str(s) for s in self.shape) if self.shape else ""
             raise error_class("inplace_modified")(
