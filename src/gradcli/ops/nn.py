@@ -1,0 +1,988 @@
+"""torch.nn.functional: activations and losses, with PyTorch 2.13's nodes, composites and error kinds.
+
+Activations: relu (the ``torch.relu`` op, plus ``inplace=``), leaky_relu (LeakyReluBackward0; in place
+LeakyReluBackward1), gelu (GeluBackward0, ``approximate='none'|'tanh'``), softplus (SoftplusBackward0, ``beta``,
+``threshold``), silu (SiluBackward0), sigmoid / tanh (the ``torch.`` ops, same nodes), softmax / log_softmax
+(SoftmaxBackward0 / LogSoftmaxBackward0; ``F.softmax`` without ``dim`` warns and picks PyTorch's implicit dim;
+``dtype=`` converts first, ToCopyBackward0).
+
+Losses, each with ``reduction='mean'|'sum'|'none'`` (and the legacy ``size_average``/``reduce``):
+
+* mse_loss: MseLossBackward0 (broadcast with a warning when the target's size differs, as PyTorch);
+  with ``weight=`` the Python composite (pow, mul, sum, div);
+* l1_loss: the ATen composite ``(input - target).abs()`` then mean/sum (MeanBackward0 / SumBackward0 over
+  AbsBackward0 over SubBackward0);
+* binary_cross_entropy: BinaryCrossEntropyBackward0, logs clamped at -100, backward divided by
+  max((1 - x) x, 1e-12);
+* binary_cross_entropy_with_logits: BinaryCrossEntropyWithLogitsBackward0, the stable log-sigmoid form,
+  ``weight``/``pos_weight``;
+* nll_loss: NllLossBackward0 (1-d/2-d input), NllLoss2DBackward0 for 4-d input and, after a view, for 3-d
+  and >4-d input; ``weight``, ``ignore_index``;
+* cross_entropy: NllLossBackward0 over LogSoftmaxBackward0 for class indices; PyTorch's composites for
+  probability targets (DivBackward1 / NegBackward0 / SumBackward0 / MulBackward0) and label smoothing
+  (AddBackward0 of two MulBackward1).
+
+Non-differentiable arguments (weights, class-index targets) get no edge, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..errors import error_class, warn
+from ._core import Node, SavedTensor, Tensor, broadcast_shapes, dt, record, saved
+from .registry import REGISTRY, register
+
+__all__ = ["relu", "leaky_relu", "gelu", "softplus", "silu", "softmax", "log_softmax", "mse_loss", "l1_loss",
+           "binary_cross_entropy", "binary_cross_entropy_with_logits", "nll_loss", "cross_entropy"]
+
+_TN = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "int16": "Short",
+       "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _runtime(msg: str, hint: str | None = None):
+    return error_class("runtime")(msg, hint)
+
+
+def _need_tensor(fn: str, name: str, pos: int, x) -> None:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
+
+
+def _need_float(kernel: str, t: Tensor) -> None:
+    if not t._dtype.is_floating_point:
+        raise _runtime(f"\"{kernel}\" not implemented for '{_TN[t._dtype.name]}'",
+                       "Convert to a floating dtype first, e.g. x.float().")
+
+
+def _wrap(dim: int, ndim: int) -> int:
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise TypeError(f"dim must be an int, not {type(dim).__name__}")
+    n = ndim if ndim else 1
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
+def _out(t: Tensor) -> SavedTensor:
+    return SavedTensor(t, is_output=True)
+
+
+def _where(cond, a, b):
+    from .elementwise import where
+
+    return where(cond, a, b)
+
+
+def _const_bool(a: np.ndarray) -> Tensor:
+    return Tensor._from_data(np.asarray(a, dtype=bool), dt.bool_)
+
+
+def _inplace(input: Tensor, fn) -> Tensor:
+    from .inplace import apply_inplace
+
+    return apply_inplace(input, fn)
+
+
+# --- scalar mul / div nodes (C++ Tensor * Scalar) ------------------------------------------------------------
+
+
+class MulBackward1(Node):
+    __slots__ = ("other",)
+    formula = "self: grad * other (other a number)"
+
+    def apply(self, grads):
+        return (grads[0] * self.other,)
+
+
+class DivBackward1(Node):
+    __slots__ = ("other",)
+    formula = "self: grad / other (other a number)"
+
+    def apply(self, grads):
+        return (grads[0] / self.other,)
+
+
+def _mul_scalar(t: Tensor, s) -> Tensor:
+    """t * s as ATen's mul.Scalar (MulBackward1)."""
+    data = np.asarray(t._data * np.asarray(s, dtype=t._dtype.np), dtype=t._dtype.np)
+    out, node = record(MulBackward1, data, t._dtype, (t,))
+    if node is not None:
+        node.other = s
+    return out
+
+
+def _div_scalar(t: Tensor, s) -> Tensor:
+    """t / s as ATen's div.Scalar (DivBackward1)."""
+    with np.errstate(all="ignore"):
+        data = np.asarray(t._data / np.asarray(s, dtype=t._dtype.np), dtype=t._dtype.np)
+    out, node = record(DivBackward1, data, t._dtype, (t,))
+    if node is not None:
+        node.other = s
+    return out
+
+
+# --- relu / leaky_relu -----------------------------------------------------------------------------------------
+
+
+def relu(input, inplace: bool = False):
+    """F.relu: max(input, 0) (ReluBackward0, the torch.relu op); ``inplace=True`` is relu_."""
+    from .elementwise import relu as _relu
+
+    _need_tensor("relu", "input", 1, input)
+    if inplace:
+        return relu_(input)
+    return _relu(input)
+
+
+def relu_(input):
+    """relu in place (ReluBackward0), with PyTorch's in-place checks."""
+    from .elementwise import relu as _relu
+
+    _need_tensor("relu_", "input", 1, input)
+    return _inplace(input, _relu)
+
+
+class LeakyReluBackward0(Node):
+    __slots__ = ("negative_slope",)
+    formula = "self: grad where self > 0, else grad * negative_slope"
+
+    def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)
+        return (_where(x > 0, g, g * self.negative_slope),)
+
+
+class LeakyReluBackward1(LeakyReluBackward0):
+    __slots__ = ()
+    formula = "self: grad where result > 0, else grad * negative_slope"
+
+
+def _leaky(input: Tensor, slope, node_cls) -> Tensor:
+    a = input._data
+    data = np.where(a > 0, a, a * np.asarray(slope, dtype=a.dtype)).astype(a.dtype, copy=False)
+    out, node = record(node_cls, data, input._dtype, (input,))
+    if node is not None:
+        node.negative_slope = slope
+        node._save(_out(out) if node_cls is LeakyReluBackward1 else saved(input))
+    return out
+
+
+def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
+    """x if x > 0 else negative_slope * x (LeakyReluBackward0; in place LeakyReluBackward1); the gradient at 0
+    is negative_slope, as PyTorch."""
+    _need_tensor("leaky_relu", "input", 1, input)
+    _need_float("leaky_relu_cpu", input)
+    if inplace:
+        return _inplace(input, lambda old: _leaky(old, negative_slope, LeakyReluBackward1))
+    return _leaky(input, negative_slope, LeakyReluBackward0)
+
+
+# --- gelu --------------------------------------------------------------------------------------------------------
+
+_SQRT1_2 = 1.0 / math.sqrt(2.0)
+_K_BETA = math.sqrt(2.0) * (2.0 / math.sqrt(math.pi)) * 0.5
+_K_KAPPA = 0.044715
+_PDF = 1.0 / math.sqrt(2.0 * math.pi)
+
+
+class GeluBackward0(Node):
+    __slots__ = ("approximate",)
+    formula = ("self: grad * (cdf(x) + x * pdf(x)) for 'none'; for 'tanh' the derivative of "
+               "0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))")
+
+    def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)
+        if self.approximate == "tanh":
+            x_sq = x * x
+            inner = (x + x_sq * x * _K_KAPPA) * _K_BETA
+            t = inner.tanh()
+            left = x * 0.5
+            right = t + 1
+            left_d = right * 0.5
+            right_d = (1 - t * t) * ((x_sq * (3 * _K_KAPPA) + 1) * _K_BETA)
+            return (g * (left_d + left * right_d),)
+        cdf = ((x * _SQRT1_2).erf() + 1) * 0.5
+        pdf = (x * x * -0.5).exp() * _PDF
+        return (g * (cdf + x * pdf),)
+
+
+def _erf_np(a: np.ndarray) -> np.ndarray:
+    f = np.vectorize(math.erf, otypes=[np.float64])
+    return f(a.astype(np.float64)) if a.size else a.astype(np.float64)
+
+
+def gelu(input, approximate: str = "none"):
+    """Gaussian error linear unit x * Phi(x), or its tanh approximation (GeluBackward0)."""
+    _need_tensor("gelu", "input", 1, input)
+    if approximate not in ("none", "tanh"):
+        raise _runtime("approximate argument must be either none or tanh.")
+    _need_float("GeluKernelImpl", input)
+    a = input._data.astype(np.float64)
+    if approximate == "tanh":
+        data = 0.5 * a * (1 + np.tanh(_K_BETA * (a + _K_KAPPA * a * a * a)))
+    else:
+        data = a * 0.5 * (1 + _erf_np(a * _SQRT1_2))
+    out, node = record(GeluBackward0, data.astype(input._dtype.np), input._dtype, (input,))
+    if node is not None:
+        node.approximate = approximate
+        node._save(saved(input))
+    return out
+
+
+# --- softplus / silu -----------------------------------------------------------------------------------------------
+
+
+class SoftplusBackward0(Node):
+    __slots__ = ("beta", "threshold")
+    formula = "self: grad where self * beta > threshold, else grad * z / (z + 1) with z = exp(self * beta)"
+
+    def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)
+        xb = x * self.beta
+        z = xb.exp()
+        return (_where(xb > self.threshold, g, g * z / (z + 1)),)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta x)) / beta, linear where beta x > threshold (SoftplusBackward0)."""
+    _need_tensor("softplus", "input", 1, input)
+    _need_float("softplus_cpu", input)
+    a = input._data.astype(np.float64)
+    with np.errstate(all="ignore"):
+        xb = a * beta
+        data = np.where(xb > threshold, a, np.log1p(np.exp(xb)) / beta)
+    out, node = record(SoftplusBackward0, data.astype(input._dtype.np), input._dtype, (input,))
+    if node is not None:
+        node.beta, node.threshold = beta, threshold
+        node._save(saved(input))
+    return out
+
+
+class SiluBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad * sigmoid(self) * (1 + self * (1 - sigmoid(self)))"
+
+    def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)
+        s = x.sigmoid()
+        return (g * (s * (1 + x * (1 - s))),)
+
+
+def _silu(input: Tensor) -> Tensor:
+    a = input._data.astype(np.float64)
+    with np.errstate(all="ignore"):
+        data = a / (1 + np.exp(-a))
+    out, node = record(SiluBackward0, data.astype(input._dtype.np), input._dtype, (input,))
+    if node is not None:
+        node._save(saved(input))
+    return out
+
+
+def silu(input, inplace: bool = False):
+    """x * sigmoid(x) (SiluBackward0)."""
+    _need_tensor("silu", "input", 1, input)
+    _need_float("silu_cpu", input)
+    if inplace:
+        return _inplace(input, _silu)
+    return _silu(input)
+
+
+# --- softmax / log_softmax ---------------------------------------------------------------------------------------------
+
+
+class SoftmaxBackward0(Node):
+    __slots__ = ("dim",)
+    formula = "self: result * (grad - (grad * result).sum(dim, keepdim=True))"
+
+    def apply(self, grads):
+        g = grads[0]
+        r = self._unpack(0)
+        if r._data.ndim == 0:
+            return (r * (g - g * r),)
+        return (r * (g - (g * r).sum(dim=self.dim, keepdim=True)),)
+
+
+class LogSoftmaxBackward0(Node):
+    __slots__ = ("dim",)
+    formula = "self: grad - result.exp() * grad.sum(dim, keepdim=True)"
+
+    def apply(self, grads):
+        g = grads[0]
+        r = self._unpack(0)
+        if r._data.ndim == 0:
+            return (g - r.exp() * g,)
+        return (g - r.exp() * g.sum(dim=self.dim, keepdim=True),)
+
+
+def _softmax_impl(input, dim, dtype, log: bool) -> Tensor:
+    name = "log_softmax" if log else "softmax"
+    _need_tensor(name, "input", 1, input)
+    if isinstance(dim, bool) or not isinstance(dim, int):
+        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+    src = input
+    if dtype is not None:
+        if not isinstance(dtype, dt.dtype):
+            raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+        src = input.to(dtype)
+    nd = src._data.ndim
+    d = _wrap(dim, nd)
+    if not src._dtype.is_floating_point:
+        kern = f"{name}_lastdim_kernel_impl" if nd == 0 or d == nd - 1 else f"{name}_kernel_impl"
+        raise _runtime(f"\"{kern}\" not implemented for '{_TN[src._dtype.name]}'",
+                       "Convert to a floating dtype first, or pass dtype=torch.float32.")
+    a = src._data
+    with np.errstate(all="ignore"):
+        if nd == 0:
+            data = np.zeros((), a.dtype) if log else np.ones((), a.dtype)
+            data = np.where(np.isnan(a), a, data)
+        else:
+            m = np.max(a, axis=d, keepdims=True) if a.size else a
+            sh = a - m
+            e = np.exp(sh)
+            s = np.sum(e, axis=d, keepdims=True)
+            data = sh - np.log(s) if log else e / s
+    out, node = record(LogSoftmaxBackward0 if log else SoftmaxBackward0, np.asarray(data, dtype=a.dtype), src._dtype,
+                       (src,))
+    if node is not None:
+        node.dim = d
+        node._save(_out(out))
+    return out
+
+
+def softmax(input, dim, dtype=None):
+    """torch.softmax / Tensor.softmax: exp(x) / exp(x).sum(dim), computed with the max subtracted
+    (SoftmaxBackward0); ``dtype`` converts the input first."""
+    return _softmax_impl(input, dim, dtype, False)
+
+
+def log_softmax(input, dim, dtype=None):
+    """torch.log_softmax / Tensor.log_softmax: x - logsumexp(x, dim) (LogSoftmaxBackward0)."""
+    return _softmax_impl(input, dim, dtype, True)
+
+
+def _implicit_dim(name: str, ndim: int) -> int:
+    warn("other", f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an "
+                  "argument.")
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def f_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
+    """F.softmax: like torch.softmax, but ``dim=None`` warns (kind other) and picks PyTorch's implicit dim
+    (0 for 0-, 1- and 3-d input, else 1)."""
+    _need_tensor("softmax", "input", 1, input)
+    if dim is None:
+        dim = _implicit_dim("softmax", input._data.ndim)
+    return _softmax_impl(input, dim, dtype, False)
+
+
+def f_log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
+    """F.log_softmax: like torch.log_softmax, but ``dim=None`` warns and picks PyTorch's implicit dim."""
+    _need_tensor("log_softmax", "input", 1, input)
+    if dim is None:
+        dim = _implicit_dim("log_softmax", input._data.ndim)
+    return _softmax_impl(input, dim, dtype, True)
+
+
+# --- loss helpers ----------------------------------------------------------------------------------------------------------
+
+
+def _reduction(reduction, size_average=None, reduce=None) -> str:
+    """Validate reduction (PyTorch's _Reduction.get_enum / legacy_get_string)."""
+    if size_average is not None or reduce is not None:
+        sa = True if size_average is None else size_average
+        rd = True if reduce is None else reduce
+        reduction = "mean" if sa and rd else ("sum" if rd else "none")
+        warn("other", f"size_average and reduce args will be deprecated, please use reduction='{reduction}' instead.")
+    if reduction == "elementwise_mean":
+        warn("other", "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.")
+        reduction = "mean"
+    if reduction not in ("none", "mean", "sum"):
+        raise _runtime(f"{reduction} is not a valid value for reduction", "Use reduction='mean', 'sum' or 'none'.")
+    return reduction
+
+
+def _size_str(shape) -> str:
+    return f"torch.Size([{', '.join(str(int(s)) for s in shape)}])"
+
+
+def _size_warning(input: Tensor, target: Tensor) -> None:
+    if input._data.shape != target._data.shape:
+        warn("other", f"Using a target size ({_size_str(target._data.shape)}) that is different to the input size "
+                      f"({_size_str(input._data.shape)}). This will likely lead to incorrect results due to "
+                      "broadcasting. Please ensure they have the same size.")
+
+
+def _broadcast_pair(a: Tensor, b: Tensor):
+    shape = broadcast_shapes(a._data.shape, b._data.shape)
+    if a._data.shape != shape:
+        a = a.expand(shape)
+    if b._data.shape != shape:
+        b = b.expand(shape)
+    return a, b
+
+
+def _reduce_np(loss: np.ndarray, reduction: str, dtype) -> np.ndarray:
+    if reduction == "none":
+        return loss.astype(dtype.np, copy=False)
+    if reduction == "sum":
+        return np.asarray(np.sum(loss, dtype=dtype.np))
+    return np.asarray(np.mean(loss, dtype=dtype.np) if loss.size else np.nan, dtype=dtype.np)
+
+
+def _result_dtype(a: Tensor, b: Tensor):
+    from ._core import result_dtype
+
+    return result_dtype(a, b)
+
+
+# --- mse_loss / l1_loss ------------------------------------------------------------------------------------------------------
+
+
+class MseLossBackward0(Node):
+    __slots__ = ("reduction", "numel")
+    formula = "self: 2 * (self - target) * grad (/ numel for mean); target: -2 * (self - target) * grad"
+
+    def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)
+        t = self._unpack(1)
+        norm = 2.0 / self.numel if self.reduction == "mean" else 2.0
+        n = self._needs
+        gs = (x - t) * norm * g if n[0] else None
+        gt = (t - x) * norm * g if n[1] else None
+        return (gs, gt)
+
+
+def _weighted(errors: Tensor, weight: Tensor, reduction: str) -> Tensor:
+    from .reduction import sum as _sum
+
+    w = errors * weight
+    if reduction == "none":
+        return w
+    if reduction == "sum":
+        return _sum(w)
+    return _sum(w) / _sum(weight)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
+    """Mean squared error (MseLossBackward0); a target of a different size broadcasts with a warning."""
+    _need_tensor("mse_loss", "input", 1, input)
+    _need_tensor("mse_loss", "target", 2, target)
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    x, t = _broadcast_pair(input, target)
+    if weight is not None:
+        if weight._data.shape != input._data.shape:
+            raise _runtime("Weights and input must have the same size.")
+        if reduction not in ("none", "mean", "sum"):
+            raise _runtime(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+        return _weighted((x - t).pow(2), weight, reduction)
+    reduction = _reduction(reduction)
+    dtype = _result_dtype(x, t)
+    if not dtype.is_floating_point:
+        raise _runtime(f"\"mse_cpu\" not implemented for '{_TN[dtype.name]}'")
+    d = x._data.astype(dtype.np) - t._data.astype(dtype.np)
+    data = _reduce_np(d * d, reduction, dtype)
+    out, node = record(MseLossBackward0, data, dtype, (x, t))
+    if node is not None:
+        node.reduction, node.numel = reduction, x._data.size
+        node._save(saved(x), saved(t))
+    return out
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
+    """Mean absolute error, PyTorch's composite (input - target).abs() then mean/sum (MeanBackward0 /
+    SumBackward0 over AbsBackward0 over SubBackward0); the gradient is 0 where input == target."""
+    from .reduction import mean as _mean
+    from .reduction import sum as _sum
+
+    _need_tensor("l1_loss", "input", 1, input)
+    _need_tensor("l1_loss", "target", 2, target)
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    x, t = _broadcast_pair(input, target)
+    if weight is not None:
+        if weight._data.shape != input._data.shape:
+            raise _runtime("Weights and input must have the same size.")
+        if reduction not in ("none", "mean", "sum"):
+            raise _runtime(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+        return _weighted((x - t).abs(), weight, reduction)
+    reduction = _reduction(reduction)
+    loss = (x - t).abs()
+    if reduction == "mean":
+        return _mean(loss)
+    if reduction == "sum":
+        return _sum(loss)
+    return loss
+
+
+# --- binary cross entropy ------------------------------------------------------------------------------------------------------
+
+_EPS = 1e-12
+
+
+class BinaryCrossEntropyBackward0(Node):
+    __slots__ = ("reduction", "numel", "has_weight")
+    formula = ("self: grad * (self - target) / max((1 - self) * self, 1e-12) * weight (/ numel for mean); "
+               "target: -logit(self) * grad * weight (/ numel)")
+
+    def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)
+        t = self._unpack(1)
+        w = self._unpack(2) if self.has_weight else None
+        n = self._needs
+        gs = gt = None
+        if n[0]:
+            gs = g * (x - t) / ((1 - x) * x).clamp(min=_EPS)
+            if w is not None:
+                gs = gs * w
+            if self.reduction == "mean":
+                gs = gs / self.numel
+        if n[1]:
+            gt = -((x / (1 - x)).log()) * g
+            if w is not None:
+                gt = gt * w
+            if self.reduction == "mean":
+                gt = gt / self.numel
+        return (gs, gt)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
+    """-w (t log x + (1 - t) log(1 - x)), logs clamped at -100 (BinaryCrossEntropyBackward0).
+
+    input values must lie in [0, 1]; target must have input's size and dtype.
+    """
+    _need_tensor("binary_cross_entropy", "input", 1, input)
+    _need_tensor("binary_cross_entropy", "target", 2, target)
+    reduction = _reduction(reduction, size_average, reduce)
+    if target._data.shape != input._data.shape:
+        raise _runtime(f"Using a target size ({_size_str(target._data.shape)}) that is different to the input size "
+                       f"({_size_str(input._data.shape)}) is deprecated. Please ensure they have the same size.")
+    if weight is not None:
+        _need_tensor("binary_cross_entropy", "weight", 3, weight)
+        shape = broadcast_shapes(target._data.shape, weight._data.shape)
+        weight = weight.expand(shape)
+    if not input._dtype.is_floating_point:
+        raise _runtime(f"\"binary_cross_entropy\" not implemented for '{_TN[input._dtype.name]}'")
+    if target._dtype is not input._dtype:
+        raise _runtime(f"Found dtype {_TN[target._dtype.name]} but expected {_TN[input._dtype.name]}")
+    x = input._data
+    tt = target._data
+    if np.any(~((x >= 0) & (x <= 1))):
+        raise _runtime("all elements of input should be between 0 and 1", "Apply torch.sigmoid first, or use "
+                       "F.binary_cross_entropy_with_logits on the raw scores.")
+    if np.any(~((tt >= 0) & (tt <= 1))):
+        raise _runtime("all elements of target should be between 0 and 1")
+    dtype = input._dtype
+    with np.errstate(all="ignore"):
+        loss = (tt - 1) * np.maximum(np.log1p(-x), -100) - tt * np.maximum(np.log(x), -100)
+        loss = loss.astype(dtype.np)
+        if weight is not None:
+            loss = (loss * weight._data).astype(dtype.np)
+    shape = loss.shape
+    if weight is not None and shape != x.shape:
+        raise error_class("shape")(f"output with shape {list(x.shape)} doesn't match the broadcast shape "
+                                   f"{list(shape)}")
+    data = _reduce_np(loss, reduction, dtype)
+    out, node = record(BinaryCrossEntropyBackward0, data, dtype, (input, target))
+    if node is not None:
+        node.reduction, node.numel, node.has_weight = reduction, x.size, weight is not None
+        node._save(saved(input), saved(target), saved(weight) if weight is not None else None)
+    return out
+
+
+class BinaryCrossEntropyWithLogitsBackward0(Node):
+    __slots__ = ("reduction", "numel", "has_weight", "has_pos_weight")
+    formula = ("self: (sigmoid(self) - target) * grad * weight, with pos_weight: ((pw * t + 1 - t) * sigmoid(self) "
+               "- pw * t) * grad * weight (/ numel for mean); target: -self * grad * weight (with pos_weight: "
+               "(log_sigmoid(-self) - log_sigmoid(self) * pw) * grad * weight)")
+
+    def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)
+        t = self._unpack(1)
+        w = self._unpack(2) if self.has_weight else None
+        pw = self._unpack(3) if self.has_pos_weight else None
+        n = self._needs
+        gs = gt = None
+        if n[0]:
+            if pw is not None:
+                pt = pw * t
+                gs = (pt + 1 - t) * x.sigmoid() - pt
+            else:
+                gs = x.sigmoid() - t
+            gs = gs * g
+            if w is not None:
+                gs = gs * w
+            if self.reduction == "mean":
+                gs = gs / self.numel
+        if n[1]:
+            if pw is not None:
+                gt = _log_sigmoid_t(-x) - _log_sigmoid_t(x) * pw
+            else:
+                gt = -x
+            gt = gt * g
+            if w is not None:
+                gt = gt * w
+            if self.reduction == "mean":
+                gt = gt / self.numel
+        return (gs, gt)
+
+
+def _log_sigmoid_np(a: np.ndarray) -> np.ndarray:
+    return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+
+
+def _log_sigmoid_t(x: Tensor) -> Tensor:
+    """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)) with gradcli ops."""
+    return x.clamp(max=0) - (-(x.abs())).exp().log1p()
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction: str = "mean", pos_weight=None):
+    """BCE on raw scores: (1 - t) x - log_sigmoid(x) (times (pos_weight - 1) t + 1 on the log-sigmoid term), in
+    the stable form (BinaryCrossEntropyWithLogitsBackward0)."""
+    _need_tensor("binary_cross_entropy_with_logits", "input", 1, input)
+    _need_tensor("binary_cross_entropy_with_logits", "target", 2, target)
+    reduction = _reduction(reduction, size_average, reduce)
+    if target._data.shape != input._data.shape:
+        raise _runtime(f"Target size ({_size_str(target._data.shape)}) must be the same as input size "
+                       f"({_size_str(input._data.shape)})")
+    if not target._dtype.is_floating_point:
+        tn = _TN[dt.promote_types(target._dtype, input._dtype).name]
+        raise _runtime(f"result type {tn} can't be cast to the desired output type {_TN[target._dtype.name]}")
+    if not input._dtype.is_floating_point:
+        raise _runtime(f"\"log_sigmoid_forward\" not implemented for '{_TN[input._dtype.name]}'")
+    dtype = target._dtype
+    shape = input._data.shape
+    for extra in (pos_weight, weight):
+        if extra is not None:
+            _need_tensor("binary_cross_entropy_with_logits", "weight", 3, extra)
+            bshape = broadcast_shapes(shape, extra._data.shape)
+            if bshape != shape:
+                raise error_class("shape")(f"output with shape {list(shape)} doesn't match the broadcast shape "
+                                           f"{list(bshape)}")
+    x = input._data.astype(np.float64)
+    t = target._data.astype(np.float64)
+    with np.errstate(all="ignore"):
+        lsi = _log_sigmoid_np(x)
+        if pos_weight is not None:
+            lsi = lsi * ((pos_weight._data.astype(np.float64) - 1) * t + 1)
+        loss = (1 - t) * x - lsi
+        if weight is not None:
+            loss = loss * weight._data.astype(np.float64)
+    data = _reduce_np(loss.astype(dtype.np), reduction, dtype)
+    out, node = record(BinaryCrossEntropyWithLogitsBackward0, data, dtype, (input, target))
+    if node is not None:
+        node.reduction, node.numel = reduction, input._data.size
+        node.has_weight, node.has_pos_weight = weight is not None, pos_weight is not None
+        node._save(saved(input), saved(target), saved(weight) if weight is not None else None,
+                   saved(pos_weight) if pos_weight is not None else None)
+    return out
+
+
+# --- nll_loss --------------------------------------------------------------------------------------------------------------
+
+
+class NllLossBackward0(Node):
+    __slots__ = ("reduction", "coef", "total_weight", "class_dim")
+    formula = ("self: -weight[target] * grad at (i, target[i]) (/ total weight of non-ignored targets for mean), "
+               "0 elsewhere and for ignored targets")
+
+    def apply(self, grads):
+        g = grads[0]
+        coef = Tensor._from_data(self.coef, g._dtype)
+        if self.reduction == "none":
+            if self.coef.ndim > 1:
+                g = g.unsqueeze(self.class_dim)
+            return (coef * g,)
+        if self.reduction == "mean":
+            if self.total_weight == 0:
+                from .creation import zeros
+
+                return (zeros(self.coef.shape, dtype=g._dtype),)
+            g = g / self.total_weight
+        return (coef * g,)
+
+
+class NllLoss2DBackward0(NllLossBackward0):
+    __slots__ = ()
+
+
+def _check_target_dtype(target: Tensor) -> None:
+    if target._dtype not in (dt.int64, dt.uint8):
+        raise _runtime(f"expected target dtype to be Long or Byte, but got {_TN[target._dtype.name]}",
+                       "Class-index targets must be integer (torch.long) tensors.")
+
+
+def _nll_core(input: Tensor, target: Tensor, weight, reduction: str, ignore_index: int, node_cls) -> Tensor:
+    """NLL over input (C,) with target () or (N, C, *rest) with target (N, *rest)."""
+    _check_target_dtype(target)
+    a = input._data
+    nc = a.shape[0] if a.ndim == 1 else a.shape[1]
+    if weight is not None:
+        if weight._data.ndim != 1 or weight._data.shape[0] != nc:
+            raise _runtime(f"weight tensor should be defined either for all {nc} classes or no classes but got "
+                           f"weight tensor of shape: {list(weight._data.shape)}")
+        if weight._dtype is not input._dtype:
+            raise _runtime(f"expected scalar type {_TN[input._dtype.name]} but found {_TN[weight._dtype.name]}")
+    t = target._data.astype(np.int64)
+    if a.ndim == 1:
+        a2 = a.reshape(1, nc)
+        t2 = t.reshape(-1)
+    else:
+        a2 = np.moveaxis(a, 1, -1).reshape(-1, nc)
+        t2 = t.reshape(-1)
+    valid = t2 != ignore_index
+    bad = t2[valid & ((t2 < 0) | (t2 >= nc))]
+    if bad.size:
+        raise IndexError(f"Target {int(bad[0])} is out of bounds.")
+    w = weight._data.astype(np.float64) if weight is not None else np.ones(nc)
+    tv = np.where(valid, t2, 0)
+    rows = np.arange(t2.shape[0])
+    wi = np.where(valid, w[tv], 0.0)
+    picked = a2[rows, tv].astype(np.float64) if t2.size else np.zeros(0)
+    losses = -wi * picked
+    losses = np.where(valid, losses, 0.0)
+    dtype = input._dtype
+    total_weight = float(np.sum(wi))
+    if reduction == "none":
+        data = losses.reshape(t.shape if a.ndim > 1 else ()).astype(dtype.np)
+    elif reduction == "sum":
+        data = np.asarray(np.sum(losses), dtype=dtype.np)
+    else:
+        with np.errstate(all="ignore"):
+            data = np.asarray(np.sum(losses) / total_weight if total_weight else np.nan, dtype=dtype.np)
+    out, node = record(node_cls, data, dtype, (input,))
+    if node is not None:
+        coef2 = np.zeros(a2.shape, dtype=dtype.np)
+        if t2.size:
+            coef2[rows[valid], tv[valid]] = -w[tv[valid]]
+        if a.ndim == 1:
+            coef = coef2.reshape(nc)
+        else:
+            rest = a.shape[:1] + a.shape[2:]
+            coef = np.moveaxis(coef2.reshape(rest + (nc,)), -1, 1)
+        node.coef = np.ascontiguousarray(coef)
+        node.reduction, node.total_weight, node.class_dim = reduction, total_weight, 1
+    return out
+
+
+def _nll_nd(input: Tensor, target: Tensor, weight, reduction: str, ignore_index: int) -> Tensor:
+    """at::nll_loss_nd: nll_loss for 1-d/2-d input, nll_loss2d for 4-d, a (n, c, 1, -1) view otherwise."""
+    nd = input._data.ndim
+    if nd < 1:
+        raise _runtime(f"Expected 1 or more dimensions (got {nd})")
+    if nd != 1 and target._data.ndim >= 1 and input._data.shape[0] != target._data.shape[0]:
+        raise _runtime(f"Expected input batch_size ({input._data.shape[0]}) to match target batch_size "
+                       f"({target._data.shape[0]}).")
+    if nd != 1 and target._data.ndim == 0:
+        raise _runtime(f"Expected input batch_size ({input._data.shape[0]}) to match target batch_size (1).")
+    if nd <= 2:
+        if target._data.ndim > 1:
+            raise _runtime("0D or 1D target tensor expected, multi-target not supported")
+        if nd == 1 and target._data.ndim == 1 and target._data.shape[0] != 1:
+            raise error_class("shape")(f"size mismatch (got input: {list(input._data.shape)}, target: "
+                                       f"{list(target._data.shape)})")
+        return _nll_core(input, target, weight, reduction, ignore_index, NllLossBackward0)
+    if nd == 4:
+        if target._data.ndim != 3 or target._data.shape != input._data.shape[:1] + input._data.shape[2:]:
+            raise error_class("shape")(f"size mismatch (got input: {list(input._data.shape)} , target: "
+                                       f"{list(target._data.shape)}")
+        return _nll_core(input, target, weight, reduction, ignore_index, NllLoss2DBackward0)
+    n, c = input._data.shape[:2]
+    out_size = (n,) + tuple(target._data.shape[1:])
+    if tuple(target._data.shape[1:]) != tuple(input._data.shape[2:]):
+        raise _runtime(f"Expected target size {list(out_size)}, got {list(target._data.shape)}")
+    inp = input
+    if input._data.size > 0:
+        inp = input.view(n, c, 1, -1).contiguous()
+    tgt = Tensor._from_data(np.ascontiguousarray(target._data).reshape(n, 1, -1), target._dtype)
+    out = _nll_core(inp, tgt, weight, reduction, ignore_index, NllLoss2DBackward0)
+    if reduction == "none":
+        out = out.view(out_size)
+    return out
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+             reduction: str = "mean"):
+    """Negative log likelihood of class-index targets given log-probabilities (NllLossBackward0;
+    NllLoss2DBackward0 for >2-d input); ``weight`` per class, ``ignore_index`` skipped (mean divides by the
+    total weight of the kept targets)."""
+    _need_tensor("nll_loss", "input", 1, input)
+    _need_tensor("nll_loss", "target", 2, target)
+    reduction = _reduction(reduction, size_average, reduce)
+    if weight is not None:
+        _need_tensor("nll_loss", "weight", 3, weight)
+    return _nll_nd(input, target, weight, reduction, ignore_index)
+
+
+# --- cross_entropy ------------------------------------------------------------------------------------------------------------
+
+
+def _weight_view(weight: Tensor, nd: int, class_dim: int) -> Tensor:
+    shape = [1] * nd
+    shape[class_dim] = weight._data.shape[0]
+    return weight.view(tuple(shape))
+
+
+def _ce_prob(input: Tensor, target: Tensor, weight, reduction: str, label_smoothing: float) -> Tensor:
+    from .reduction import sum as _sum
+
+    class_dim = 0 if input._data.ndim == 1 else 1
+    n_classes = input._data.shape[class_dim]
+    if weight is not None and (weight._data.ndim != 1 or weight._data.size != n_classes):
+        raise _runtime(f"cross_entropy: weight tensor should be defined either for all {n_classes} classes or no "
+                       f"classes but got weight tensor of shape: {list(weight._data.shape)}")
+    logp = log_softmax(input, class_dim, input._dtype)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise _runtime(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        target = target * (1 - label_smoothing) + (label_smoothing / n_classes)
+    prod = logp * target
+    if weight is not None:
+        prod = prod * (_weight_view(weight, input._data.ndim, class_dim) if input._data.ndim > 1 else weight)
+    if reduction == "mean":
+        return _div_scalar(-_sum(prod), input._data.size // n_classes if n_classes else 0)
+    if reduction == "sum":
+        return -_sum(prod)
+    return -_sum(prod, dim=class_dim)
+
+
+def _ce_label_smoothing(input: Tensor, target: Tensor, weight, reduction: str, ignore_index: int,
+                        label_smoothing: float) -> Tensor:
+    from .misc import gather, masked_fill
+    from .reduction import sum as _sum
+
+    class_dim = 0 if input._data.ndim == 1 else 1
+    n_classes = input._data.shape[class_dim]
+    logp = log_softmax(input, class_dim, input._dtype)
+    nll = _nll_nd(logp, target, weight, reduction, ignore_index)
+    ignore_mask = _const_bool(target._data == ignore_index)
+    if weight is not None:
+        smooth = -_sum(logp * _weight_view(weight, logp._data.ndim, class_dim), dim=class_dim)
+    else:
+        smooth = -_sum(logp, dim=class_dim)
+    smooth = masked_fill(smooth, ignore_mask, 0.0)
+    if reduction == "mean":
+        if weight is not None:
+            kept = Tensor._from_data(target._data[target._data != ignore_index].reshape(-1).astype(np.int64),
+                                     dt.int64)
+            ret = _sum(smooth) / _sum(gather(weight, 0, kept))
+        else:
+            true_mask = Tensor._from_data(np.asarray(np.sum(target._data != ignore_index), dtype=np.int64), dt.int64)
+            ret = _sum(smooth) / true_mask
+    elif reduction == "sum":
+        ret = _sum(smooth)
+    else:
+        ret = smooth
+    return _mul_scalar(nll, 1 - label_smoothing) + _mul_scalar(ret, label_smoothing / n_classes)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None,
+                  reduction: str = "mean", label_smoothing: float = 0.0):
+    """Cross entropy of raw scores: nll_loss(log_softmax(input, class dim), target) for class indices
+    (NllLossBackward0 over LogSoftmaxBackward0); a target of input's shape is class probabilities (PyTorch's
+    composite, DivBackward1 for mean); ``label_smoothing`` mixes in the uniform distribution as PyTorch does."""
+    _need_tensor("cross_entropy", "input", 1, input)
+    _need_tensor("cross_entropy", "target", 2, target)
+    reduction = _reduction(reduction, size_average, reduce)
+    if weight is not None:
+        _need_tensor("cross_entropy", "weight", 3, weight)
+    if input._data.ndim == 0:
+        raise _runtime("Expected 1 or more dimensions (got 0)")
+    if input._data.shape == target._data.shape:
+        if not target._dtype.is_floating_point:
+            raise _runtime(f"Expected floating point type for target with class probabilities, got "
+                           f"{_TN[target._dtype.name]}")
+        if ignore_index >= 0:
+            raise _runtime("ignore_index is not supported for floating point target")
+        return _ce_prob(input, target, weight, reduction, label_smoothing)
+    if label_smoothing > 0.0:
+        if label_smoothing > 1.0:
+            raise _runtime(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        return _ce_label_smoothing(input, target, weight, reduction, ignore_index, label_smoothing)
+    class_dim = 0 if input._data.ndim == 1 else 1
+    return _nll_nd(log_softmax(input, class_dim, input._dtype), target, weight, reduction, ignore_index)
+
+
+# --- registration ----------------------------------------------------------------------------------------------------------------
+
+
+def _f64(*shape, lo=-1.0, hi=1.0, seed=0, requires_grad=True):
+    from .creation import tensor
+
+    rng = np.random.default_rng(seed + 17 * len(shape) + sum(shape))
+    return tensor(rng.uniform(lo, hi, size=shape).tolist(), dtype=dt.float64, requires_grad=requires_grad)
+
+
+def _long(values):
+    return Tensor._from_data(np.asarray(values, dtype=np.int64), dt.int64)
+
+
+def _add_f_name(op_name: str, f_name: str) -> None:
+    """Expose an existing op under F. as well (no second registry entry for a pure alias)."""
+    op = REGISTRY.get(op_name)
+    if op is not None and f_name not in op.F:
+        op.F = tuple(op.F) + (f_name,)
+
+
+_add_f_name("sigmoid", "sigmoid")
+_add_f_name("tanh", "tanh")
+
+register("F.relu", relu, "nn", torch=(), F=("relu",), methods=(), nodes=("ReluBackward0",),
+         formula="self: grad * (result > 0)", notes="the torch.relu op, with inplace=",
+         sample=lambda: ((_f64(2, 3),), {}))
+if "relu_" in REGISTRY:
+    _add_f_name("relu_", "relu_")
+else:
+    register("relu_", relu_, "nn", torch=("relu_",), F=("relu_",), methods=("relu_",), nodes=("ReluBackward0",),
+             formula="self: grad * (result > 0)")
+register("leaky_relu", leaky_relu, "nn", torch=(), F=("leaky_relu",), methods=(),
+         nodes=("LeakyReluBackward0", "LeakyReluBackward1"), formula=LeakyReluBackward0.formula,
+         sample=lambda: ((_f64(2, 3), 0.2), {}))
+register("gelu", gelu, "nn", torch=(), F=("gelu",), methods=(), nodes=("GeluBackward0",),
+         formula=GeluBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-3, hi=3),), {"approximate": "tanh"}))
+register("softplus", softplus, "nn", torch=(), F=("softplus",), methods=(), nodes=("SoftplusBackward0",),
+         formula=SoftplusBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-3, hi=3),), {"beta": 2.0}))
+register("silu", silu, "nn", torch=(), F=("silu",), methods=(), nodes=("SiluBackward0",),
+         formula=SiluBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-3, hi=3),), {}))
+register("softmax", softmax, "nn", torch=("softmax",), methods=("softmax",), nodes=("SoftmaxBackward0",),
+         formula=SoftmaxBackward0.formula, sample=lambda: ((_f64(2, 3), 1), {}))
+register("log_softmax", log_softmax, "nn", torch=("log_softmax",), methods=("log_softmax",),
+         nodes=("LogSoftmaxBackward0",), formula=LogSoftmaxBackward0.formula, sample=lambda: ((_f64(2, 3), 0), {}))
+register("F.softmax", f_softmax, "nn", torch=(), F=("softmax",), methods=(), nodes=("SoftmaxBackward0",),
+         formula=SoftmaxBackward0.formula, notes="dim=None warns and uses PyTorch's implicit dim",
+         sample=lambda: ((_f64(3, 2),), {"dim": 0}))
+register("F.log_softmax", f_log_softmax, "nn", torch=(), F=("log_softmax",), methods=(),
+         nodes=("LogSoftmaxBackward0",), formula=LogSoftmaxBackward0.formula,
+         notes="dim=None warns and uses PyTorch's implicit dim", sample=lambda: ((_f64(3, 2),), {"dim": 1}))
+register("mse_loss", mse_loss, "nn", torch=(), F=("mse_loss",), methods=(), nodes=("MseLossBackward0",),
+         formula=MseLossBackward0.formula, sample=lambda: ((_f64(2, 3), _f64(2, 3, seed=1)), {}))
+register("l1_loss", l1_loss, "nn", torch=(), F=("l1_loss",), methods=(),
+         nodes=("MeanBackward0", "SumBackward0", "AbsBackward0", "SubBackward0"),
+         formula="(input - target).abs() then mean/sum", sample=lambda: ((_f64(2, 3), _f64(2, 3, seed=1)), {}))
+register("binary_cross_entropy", binary_cross_entropy, "nn", torch=(), F=("binary_cross_entropy",), methods=(),
+         nodes=("BinaryCrossEntropyBackward0",), formula=BinaryCrossEntropyBackward0.formula,
+         sample=lambda: ((_f64(2, 3, lo=0.1, hi=0.9), _f64(2, 3, lo=0.0, hi=1.0, seed=1)), {"reduction": "sum"}))
+register("binary_cross_entropy_with_logits", binary_cross_entropy_with_logits, "nn", torch=(),
+         F=("binary_cross_entropy_with_logits",), methods=(), nodes=("BinaryCrossEntropyWithLogitsBackward0",),
+         formula=BinaryCrossEntropyWithLogitsBackward0.formula,
+         sample=lambda: ((_f64(2, 3, lo=-3, hi=3), _f64(2, 3, lo=0.0, hi=1.0, seed=1)),
+                         {"pos_weight": _f64(3, lo=0.5, hi=2.0, seed=2, requires_grad=False)}))
+register("nll_loss", nll_loss, "nn", torch=(), F=("nll_loss",), methods=(),
+         nodes=("NllLossBackward0", "NllLoss2DBackward0"), formula=NllLossBackward0.formula,
+         sample=lambda: ((_f64(3, 4), _long([0, 3, 1])), {"weight": _f64(4, lo=0.5, hi=2.0, requires_grad=False)}))
+register("cross_entropy", cross_entropy, "nn", torch=(), F=("cross_entropy",), methods=(),
+         nodes=("NllLossBackward0", "LogSoftmaxBackward0", "DivBackward1", "AddBackward0", "MulBackward1"),
+         formula="nll_loss(log_softmax(input, class_dim), target); probabilities: -(log_softmax * target).sum()/N",
+         sample=lambda: ((_f64(3, 4), _long([0, 3, 1])), {"label_smoothing": 0.1}))
