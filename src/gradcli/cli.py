@@ -69,7 +69,7 @@ class GraphFormat(str, Enum):
 # --- options shared by run and graph (SPEC §3) ------------------------------------------
 FileArg = Annotated[
     str,
-    typer.Argument(metavar="FILE|-", help="The expression file, or - to read it from standard input.",
+    typer.Argument(metavar="FILE", help="The expression file, or - to read it from standard input.",
                    show_default=False),
 ]
 SetOpt = Annotated[
@@ -206,10 +206,10 @@ def _report_exception(exc: Exception, debug: bool) -> ExitStatus:
     err = make_console(stderr=True)
     if _is_invocation_error(exc):
         message = getattr(exc, "message", None) or str(exc)
-        err.print(Text("gradcli: error: ", style="bold red") + Text(message))
+        err.print(Text("gradcli: error: ", style="bold red") + Text(message), soft_wrap=True)
         hint = getattr(exc, "hint", "")
         if hint:
-            err.print(Text("hint: ", style="bold green") + Text(hint))
+            err.print(Text("hint: ", style="bold green") + Text(hint), soft_wrap=True)
         return ExitStatus.USAGE
     from .app.render.panels import problem_panel
 
