@@ -334,6 +334,10 @@ def run_command(
 # --- ops ----------------------------------------------------------------------------------
 @app.command("ops")
 def ops_command(
+    query: Annotated[
+        Optional[str], typer.Argument(metavar="[NAME]", show_default=False,
+                                      help="Only operations whose name, spelling or grad_fn contains NAME.")
+    ] = None,
     json_output: Annotated[bool, typer.Option("--json", help="Print the listing as JSON (gradcli.ops/1).")] = False,
     group: Annotated[
         Optional[str], typer.Option("--group", metavar="GROUP", show_default=False,
@@ -346,7 +350,7 @@ def ops_command(
     def body() -> ExitStatus:
         from .app.ops import list_ops, ops_document
 
-        listing = list_ops(group)
+        listing = list_ops(group, query)
         if json_output:
             from .app.render.jsonout import dumps
 

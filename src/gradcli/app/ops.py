@@ -55,8 +55,9 @@ def _spellings(op: Any) -> list[str]:
     return out
 
 
-def list_ops(group: Optional[str] = None) -> list[OpRow]:
-    """Every registered op (optionally one family), sorted by family then name."""
+def list_ops(group: Optional[str] = None, query: Optional[str] = None) -> list[OpRow]:
+    """Every registered op (optionally one family, or those whose name, spelling or
+    grad_fn contains ``query``), sorted by family then name."""
     rows = []
     for name, op in _registry().items():
         formula = str(getattr(op, "formula", "") or "")
@@ -66,7 +67,7 @@ def list_ops(group: Optional[str] = None) -> list[OpRow]:
             spellings=_spellings(op),
             nodes=[str(n) for n in getattr(op, "nodes", ()) or ()],
             formula=formula,
-            differentiable=bool(formula) or getattr(op, "sample", None) is not None,
+            differentiable=bool(formula) or bool(getattr(op, "nodes", ())) or getattr(op, "sample", None) is not None,
             notes=str(getattr(op, "notes", "") or ""),
         ))
     if group is not None:
@@ -75,6 +76,11 @@ def list_ops(group: Optional[str] = None) -> list[OpRow]:
         if not rows:
             raise UsageProblem(f"--group {group!r}: no such family of operations",
                                "Families: " + (", ".join(groups) if groups else "(none registered)") + ".")
+    if query:
+        q = query.lower()
+        rows = [r for r in rows if q in r.name.lower() or any(q in x.lower() for x in r.spellings + r.nodes)]
+        if not rows:
+            raise UsageProblem(f"no operation matches {query!r}", "Run `gradcli ops` to see them all.")
     rows.sort(key=lambda r: (r.group, r.name))
     return rows
 

@@ -96,6 +96,14 @@ def _error(message: str, kind: str = "runtime") -> Exception:
     return error_class(kind)(message)
 
 
+def _warn(message: str) -> None:
+    try:
+        from ..errors import warn
+    except ImportError:  # pragma: no cover
+        return
+    warn("other", message)
+
+
 _DTYPE_ALIASES = {
     "float": "float32", "double": "float64", "half": "float16", "long": "int64",
     "int": "int32", "short": "int16", "bool_": "bool",
@@ -419,7 +427,7 @@ class _F32Work:
             setattr(self, name, np.empty(n, _F64))
 
 
-def _avx2_radius(w: _F32Work, jf: np.ndarray, r_out: np.ndarray) -> None:
+def _avx2_radius(w: _F32Work, jf: np.ndarray, r_out: np.ndarray) -> None:  # uses w.a as scratch
     """``r_out = sqrt(-2 * log256_ps(u1))`` for ``u1 = jf * 2**-24`` (jf: float32 integers 1..2**24).
 
     log256_ps with GCC's contractions: every ``y = y * x + p`` of the polynomial,
@@ -460,19 +468,19 @@ def _avx2_radius(w: _F32Work, jf: np.ndarray, r_out: np.ndarray) -> None:
     np.multiply(x, x, out=z)                       # z = x * x
     np.copyto(y64, y)
     np.copyto(z64, z)
-    np.multiply(e, _LOG_Q1, out=z)                 # e * q1 (rounded; z is reloaded below)
-    np.copyto(x64, z)                              # (x64 free from here: x32 still holds x)
+    np.multiply(z, _F32(0.5), out=z)              # z * 0.5 (exact; z64 keeps z)
+    np.multiply(e, _LOG_Q1, out=w.a)               # e * q1 (rounded)
+    np.copyto(x64, w.a)                            # (x64 is free from here: x still holds x)
     np.multiply(y64, z64, out=t)
     np.add(t, x64, out=t)                          # y = fma(y, z, e * q1)
     np.copyto(y, t, casting="same_kind")
-    np.multiply(z64, 0.5, out=t)                   # z * 0.5 (exact)
-    np.copyto(z, t, casting="same_kind")
     np.subtract(y, z, out=y)                       # y = y - z * 0.5
     np.add(x, y, out=x)                            # x = x + y
     np.multiply(e, _LOG_Q2, out=e)                 # e * q2 (exact)
     np.add(x, e, out=x)                            # x = x + e * q2 -> log(u1)
     np.multiply(x, _F32(-2.0), out=x)
     np.sqrt(x, out=r_out)
+    np.add(r_out, _F32(0.0), out=r_out)            # sqrt(-0) = -0 (u1 == 1) -> +0, as fmadd(n, 1, 0) gives
 
 
 def _avx2_sincos(w: _F32Work, kf: np.ndarray, s_out: np.ndarray, c_out: np.ndarray) -> None:
@@ -554,15 +562,15 @@ def _avx2_sincos(w: _F32Work, kf: np.ndarray, s_out: np.ndarray, c_out: np.ndarr
     np.bitwise_xor(ysb, ia, out=c_out.view(_I32))  # cos = (even ? yc : ys) ^ sign
 
 
-def _avx2_blocks(words: np.ndarray, out: np.ndarray) -> None:
-    """normal_fill_16_AVX2 on consecutive 16-word blocks.
+def _avx2_blocks(draw, out: np.ndarray) -> None:
+    """normal_fill_16_AVX2 on consecutive 16-value blocks, drawing words with ``draw(n)``.
 
-    ``out`` (float32, contiguous, as long as ``words``: a multiple of 16) gets
-    ``radius * cos`` in the first 8 and ``radius * sin`` in the last 8 lanes of
-    each block, i.e. the values before ``fmadd(n, std, mean)``.  ``words`` (raw
-    uint64 draws) is overwritten.
+    ``out`` (float32, contiguous, length a multiple of 16) gets ``radius * cos``
+    in the first 8 and ``radius * sin`` in the last 8 lanes of each block, i.e.
+    the values before ``fmadd(n, std, mean)`` (with -0 turned into +0).  Words are
+    drawn chunk by chunk, in order, so the work arrays stay in cache.
     """
-    total = words.shape[0]
+    total = out.shape[0]
     step = 2 * _F32_CHUNK_PAIRS
     w = None
     for start in range(0, total, step):
@@ -570,7 +578,7 @@ def _avx2_blocks(words: np.ndarray, out: np.ndarray) -> None:
         n = (stop - start) // 2
         if w is None or n != w.n:
             w = _F32Work(n)
-        chunk = words[start:stop]
+        chunk = draw(stop - start)
         np.bitwise_and(chunk, _MASK24, out=chunk)
         np.copyto(w.kf, chunk.view(_I64), casting="unsafe")      # k = val & 0xFFFFFF, as float32
         k3 = w.kf.reshape(-1, 2, 8)
@@ -585,15 +593,60 @@ def _avx2_blocks(words: np.ndarray, out: np.ndarray) -> None:
         np.multiply(r2, w.sn.reshape(-1, 8), out=o3[:, 1, :])
 
 
+def _avx2_normal(draw, size: int, full_draw: bool) -> np.ndarray:
+    """float32 ``normal_fill_AVX2`` values (before mean/std) of a contiguous tensor of ``size >= 16``.
+
+    ``full_draw``: uniforms are drawn for all ``size`` elements before the tail
+    block (float32); the reduced-precision path (float16) draws only whole blocks.
+    """
+    vals = np.empty(size, _F32)
+    main = size - size % 16
+    _avx2_blocks(draw, vals[:main])
+    if size % 16:
+        if full_draw:
+            draw(size - main)                            # drawn, then overwritten by the tail
+        tail = np.empty(16, _F32)
+        _avx2_blocks(draw, tail)
+        vals[size - 16:] = tail
+    return vals
+
+
 # --------------------------------------------------------------------------------------
 # float64 / float16 normal_fill, serial normal_distribution<double>
 # --------------------------------------------------------------------------------------
 
-def _uniform53(raw: np.ndarray) -> np.ndarray:
-    """uniform_real_distribution<double>(0, 1) of consecutive word pairs (hi word first)."""
-    hi = raw[0::2] & _U64(0x1FFFFF)  # (hi << 32 | lo) & (2**53 - 1)
-    val = (hi << _U64(32)) | raw[1::2]
-    return val.astype(_F64) * (2.0 ** -53)
+_CHUNK = 1 << 16  # values per chunk for the uniform transforms (cache-sized work arrays)
+
+
+def _uniform53(draw, count: int) -> np.ndarray:
+    """``count`` values of uniform_real_distribution<double>(0, 1): 53 bits of each
+    ``random64()`` (two words, the first the high half), times 2**-53."""
+    out = np.empty(count, _F64)
+    for start in range(0, count, _CHUNK):
+        stop = min(count, start + _CHUNK)
+        raw = draw(2 * (stop - start))
+        hi = raw[0::2]
+        np.bitwise_and(hi, _U64(0x1FFFFF), out=hi)         # (hi << 32 | lo) & (2**53 - 1)
+        np.left_shift(hi, _U64(32), out=hi)
+        np.bitwise_or(hi, raw[1::2], out=hi)
+        o = out[start:stop]
+        np.copyto(o, hi.view(_I64), casting="unsafe")       # exact: < 2**53
+        np.multiply(o, 2.0 ** -53, out=o)
+    return out
+
+
+def _uniform24(draw, count: int) -> np.ndarray:
+    """``count`` values of uniform_real_distribution<float>(0, 1): the low 24 bits of
+    each word times 2**-24."""
+    out = np.empty(count, _F32)
+    for start in range(0, count, _CHUNK):
+        stop = min(count, start + _CHUNK)
+        raw = draw(stop - start)
+        np.bitwise_and(raw, _MASK24, out=raw)
+        o = out[start:stop]
+        np.copyto(o, raw.view(_I64), casting="unsafe")
+        np.multiply(o, _F32(2.0 ** -24), out=o)
+    return out
 
 
 def _fill64_blocks(u: np.ndarray) -> np.ndarray:
@@ -604,53 +657,6 @@ def _fill64_blocks(u: np.ndarray) -> np.ndarray:
     out = np.empty_like(u3)
     out[:, 0, :] = radius * _libm("cos", theta)
     out[:, 1, :] = radius * _libm("sin", theta)
-    return out.reshape(-1)
-
-
-# float16: c10::Half arithmetic.  A Half op computes in float and rounds to Half; the
-# math functions of reduced types (c10/util/BFloat16-math.h) compute logf/cosf/sinf of
-# the float value and round to Half.  With 11-bit uniforms there are only 2048 possible
-# inputs of each function, so they are tabulated once.
-_HALF_TABLES: Optional[tuple] = None
-
-
-def _f32_of(fn, x: float) -> np.float32:
-    return _F32(fn(float(x)))  # correctly rounded float result of the libm function
-
-
-def _half_tables():
-    global _HALF_TABLES
-    if _HALF_TABLES is None:
-        k = np.arange(2048)
-        u = (k * 2.0 ** -11).astype(np.float16)
-        u1 = (_F32(1.0) - u.astype(_F32)).astype(np.float16)            # 1 - Half -> Half
-        lg = np.array([_f32_of(math.log, v) for v in u1], dtype=_F32).astype(np.float16)
-        m2 = (_F32(-2.0) * lg.astype(_F32)).astype(np.float16)           # -2 * Half -> Half
-        rad = np.sqrt(m2.astype(_F32)).astype(np.float16)                # sqrt(Half) -> Half
-        theta = ((2.0 * math.pi) * u.astype(_F64)).astype(_F32).astype(np.float16)
-        cos_ = np.array([_f32_of(math.cos, v) for v in theta], dtype=_F32).astype(np.float16)
-        sin_ = np.array([_f32_of(math.sin, v) for v in theta], dtype=_F32).astype(np.float16)
-        _HALF_TABLES = (rad, cos_, sin_)
-    return _HALF_TABLES
-
-
-def _half_mul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return (a.astype(_F32) * b.astype(_F32)).astype(np.float16)
-
-
-def _half_add(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return (a.astype(_F32) + b.astype(_F32)).astype(np.float16)
-
-
-def _fill16_blocks(raw: np.ndarray, mean: np.float16, std: np.float16) -> np.ndarray:
-    """normal_fill_16<c10::Half> on 11-bit uniforms from ``raw`` (length a multiple of 16)."""
-    rad, cos_, sin_ = _half_tables()
-    k = (raw & _U64(0x7FF)).astype(np.intp).reshape(-1, 2, 8)
-    r = rad[k[:, 0, :]]
-    out = np.empty(k.shape, dtype=np.float16)
-    for lane, table in ((0, cos_), (1, sin_)):
-        v = _half_mul(_half_mul(r, table[k[:, 1, :]]), np.full(r.shape, std, np.float16))
-        out[:, lane, :] = _half_add(v, np.full(r.shape, mean, np.float16))
     return out.reshape(-1)
 
 
@@ -763,7 +769,8 @@ class Generator:
         """``torch.randint(low, high, shape, dtype=dtype)``: integers in [low, high).
 
         Like ``random_from_to``: ``range = high - low``; one 32-bit word per value,
-        or one 64-bit draw when ``range >= 2**32`` (int64 and floating dtypes);
+        or one 64-bit draw when ``range >= 2**28`` (any dtype: the open-source
+        build's ``uniform_int_from_to_distribution``, which limits the modulo skew);
         value ``= (draw % range) + low``, converted to ``dtype``.
         """
         name = _dtype_name(dtype)
@@ -781,7 +788,7 @@ class Generator:
         shape = _shape_tuple(shape)
         count = int(np.prod(shape, dtype=np.int64))
         rng = high - low
-        if rng >= (1 << 32) and name in ("int64", "float32", "float64"):
+        if rng >= (1 << 28):
             draws = self._random64(count)
         else:
             draws = self._raw(count)
@@ -810,30 +817,24 @@ class Generator:
         flat = out.reshape(-1)
         extra = 16 if size % 16 else 0
         if name == "float32":
-            raw = self._raw(size)
-            _avx2_blocks(raw[: size - size % 16], flat[: size - size % 16])
-            if extra:
-                tail = np.empty(16, _F32)
-                _avx2_blocks(self._raw(16), tail)
-                flat[size - 16:] = tail
+            vals = _avx2_normal(self._raw, size, full_draw=True)
             m32, s32 = _F32(mean), _F32(std)
-            if s32 == 1.0 and m32 == 0.0:
-                np.add(flat, _F32(0.0), out=flat)                     # fmadd(n, 1, 0): -0 -> +0
-            else:
-                flat[:] = _fma_to_f32(flat, s32, m32)
+            if not (s32 == 1.0 and m32 == 0.0):
+                vals = _fma_to_f32(vals, s32, m32)
+            flat[:] = vals
         elif name == "float64":
             vals = np.empty(size, _F64)
             main = size - size % 16
-            vals[:main] = _fill64_blocks(_uniform53(self._raw(2 * size))[:main])
+            vals[:main] = _fill64_blocks(_uniform53(self._raw, size)[:main])
             if extra:
-                vals[size - 16:] = _fill64_blocks(_uniform53(self._raw(32)))
+                vals[size - 16:] = _fill64_blocks(_uniform53(self._raw, 16))
             flat[:] = _apply_mean_std64(vals, mean, std)
-        else:  # float16
-            hm, hs = _to_half(mean)[()], _to_half(std)[()]
-            main = size - size % 16
-            flat[:main] = _fill16_blocks(self._raw(size)[:main], hm, hs)
-            if extra:
-                flat[size - 16:] = _fill16_blocks(self._raw(16), hm, hs)
+        else:  # float16: computed in float (opmath) by the AVX2 kernel, then rounded to Half
+            vals = _avx2_normal(self._raw, size, full_draw=False)
+            m32, s32 = _F32(mean), _F32(std)
+            if not (s32 == 1.0 and m32 == 0.0):
+                vals = _fma_to_f32(vals, s32, m32)
+            flat[:] = vals.astype(np.float16)
 
     def uniform_(self, out: np.ndarray, a: float = 0.0, b: float = 1.0) -> None:
         """``out.uniform_(a, b)``: fill ``out`` in place, as PyTorch's ``uniform_kernel``."""
@@ -857,23 +858,28 @@ class Generator:
             if to - frm > np.finfo(_F64).max:
                 raise _error("uniform_ expects to-from <= std::numeric_limits<Double>::max(), but found "
                              f"to={_fmt(to)} and from={_fmt(frm)} which result in to-from to exceed the limit")
-            x = _uniform53(self._raw(2 * size))
-            vals = x if (frm == 0.0 and to == 1.0) else _fma64(x, to - frm, frm)
-        elif name == "float32":
+            x = _uniform53(self._raw, size)
+            if frm == 0.0 and to == 1.0:
+                vals = x
+            else:
+                vals = _fma64(x, to - frm, frm)
+                vals[vals == to] = frm                       # a value rounded up to `to` becomes `from`
+        else:
+            # float32, and float16 computed in float (opmath) then rounded
             f32, t32 = _F32(frm), _F32(to)
             with np.errstate(over="ignore"):
                 rng = t32 - f32
-            if not np.isfinite(rng):
+            if name == "float32" and not np.isfinite(rng):
                 raise _error("uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found "
                              f"to={_fmt(to)} and from={_fmt(frm)} which result in to-from to exceed the limit")
-            vals = _uniform24(self._raw(size))
+            vals = _uniform24(self._raw, size)
             if not (f32 == 0.0 and t32 == 1.0):
                 vals = _fma_to_f32(vals, rng, f32)
-        else:
-            f16, t16 = _to_half(frm), _to_half(to)
-            rng = _half_add(t16, -f16)                      # Half - Half -> Half
-            x = (self._raw(size) & _U64(0x7FF)).astype(_F32) * _F32(2.0 ** -11)
-            vals = _fma_to_f32(x, rng.astype(_F32), f16.astype(_F32)).astype(np.float16)
+            if name == "float16":
+                vals = vals.astype(np.float16)
+                vals[vals == np.float16(t32)] = np.float16(f32)
+            else:
+                vals[vals == t32] = f32
         _assign_in_memory_order(out, vals)
 
     # -- helpers ----------------------------------------------------------------------
@@ -894,8 +900,19 @@ class Generator:
                      "int32": "int", "int64": "long"}[name]
         else:
             digits = {"float16": 11, "float32": 24, "float64": 53}[name]
-            lo, hi = -(1 << digits), 1 << digits
             cname = {"float16": "c10::Half", "float32": "float", "float64": "double"}[name]
+            fmax = float(np.finfo(np.dtype(name)).max)
+            for label, v in (("from", low), ("to - 1", high - 1)):
+                if not -fmax <= v <= fmax:
+                    raise _error(f"{label} is out of bounds for {cname}")
+            limit = 1 << digits
+            for label, v in (("from", low), ("to - 1", high - 1)):
+                if not -limit <= v <= limit:
+                    _warn(f"{label} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision "
+                          f"limitations {cname} can support discrete uniform distribution only within this "
+                          "range. This warning will become an error in version 1.7 release, please fix the "
+                          "code in advance")
+            return
         if not lo <= low <= hi:
             raise _error(f"from is out of bounds for {cname}")
         if not lo <= high - 1 <= hi:
@@ -911,7 +928,7 @@ class Generator:
             n -= 1
         if n > 0:
             pairs = (n + 1) // 2
-            u = _uniform53(self._raw(4 * pairs))
+            u = _uniform53(self._raw, 2 * pairs)
             u1, u2 = u[0::2], u[1::2]
             r = np.sqrt(-2.0 * _libm("log1p", -u2))
             theta = (2.0 * math.pi) * u1
@@ -926,15 +943,6 @@ class Generator:
         vals = np.concatenate(parts) if len(parts) > 1 else parts[0]
         vals = _apply_mean_std64(vals, mean, std)
         _assign_in_memory_order(out, _cast_from_double(vals, name))
-
-
-def _uniform24(raw: np.ndarray) -> np.ndarray:
-    """uniform_real_distribution<float>(0, 1): the low 24 bits of each word times 2**-24."""
-    vals = np.empty(raw.shape[0], _F32)
-    np.bitwise_and(raw, _MASK24, out=raw)
-    np.copyto(vals, raw.view(_I64), casting="unsafe")
-    np.multiply(vals, _F32(2.0 ** -24), out=vals)
-    return vals
 
 
 def _apply_mean_std64(vals: np.ndarray, mean: float, std: float) -> np.ndarray:

@@ -166,7 +166,15 @@ class _Runner:
         self.warnings.append(WarningRecord(kind, message, line, col, self.parsed.source_line(line)))
 
     def cli_value(self, text: str, like: Any = None) -> Any:
-        """A --set (like=None) or --gradient value; raises GradcliError (InvocationError for syntax)."""
+        """A --set (like=None) or --gradient value; raises GradcliError (Python errors converted)."""
+        try:
+            return self._cli_value(text, like)
+        except GradcliError:
+            raise
+        except Exception as e:
+            raise errmap.convert(e)
+
+    def _cli_value(self, text: str, like: Any) -> Any:
         torch = self.prelude["torch"]
         if like is not None and text.strip() == "ones":
             return _call(torch, "ones_like", like)

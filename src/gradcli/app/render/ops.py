@@ -26,7 +26,12 @@ def render_ops(rows: list, out: Any) -> None:
         table.add_column("grad_fn", style="magenta", overflow="fold")
         table.add_column("derivative", overflow="fold")
         for r in items:
-            formula = Text(r.formula) if r.formula else Text("not differentiable", style="dim")
+            if r.formula:
+                formula = Text(r.formula)
+            elif r.differentiable:
+                formula = Text("(as its grad_fn)", style="dim")
+            else:
+                formula = Text("not differentiable", style="dim")
             table.add_row(Text(r.name), Text(", ".join(r.spellings)), Text("\n".join(r.nodes) or "-"), formula)
         out.print(table)
     out.print(Text(f"{len(rows)} operations", style="bold"))
