@@ -1174,11 +1174,9 @@ class Compiler:
             P.loc = loc
             try:
                 base = base_e(fr)
-                try:
-                    mod = importlib.import_module("gradcli.autograd.function")
-                    make_class = mod.make_function_class
-                except (ImportError, AttributeError):
-                    raise _err("unsupported", "custom autograd.Function arrives later") from None
+                make_class = _function_class_factory()
+                if make_class is None:
+                    raise _err("unsupported", "custom autograd.Function arrives later")
                 expected = None
                 try:
                     expected = get_attr(get_attr(prelude["torch"], "autograd"), "Function")
@@ -2094,6 +2092,15 @@ class Compiler:
                 raise err
 
         return call
+
+
+def _function_class_factory() -> Optional[Callable[[str, dict], Any]]:
+    """The engine's ``make_function_class(name, methods)``, or None when it has none (yet)."""
+    try:
+        mod = importlib.import_module("gradcli.autograd.function")
+    except ImportError:
+        return None
+    return getattr(mod, "make_function_class", None)
 
 
 def _take(iterable: Any, n: int) -> list:
