@@ -86,6 +86,10 @@ def _tensor_type() -> type:
     return Tensor
 
 
+# engine modules whose reset() restores PyTorch's start-up state (any that exist are reset)
+_RESETTABLE = ("grad_mode", "engine", "anomaly")
+
+
 class _EngineState:
     """Reset/restore of the engine's process-global state around one run."""
 
@@ -93,22 +97,23 @@ class _EngineState:
         self.options = options
         self.limits = limits
         self.dtypes = _engine_module("gradcli.autograd.dtypes")
-        self.grad_mode = _engine_module("gradcli.autograd.grad_mode")
         self.random = _engine_module("gradcli.autograd.random")
         self.elimits = _engine_module("gradcli.autograd.limits")
-        self.autograd = _engine_module("gradcli.autograd")
+        # modules with process-global state and a reset() (grad modes, once-per-process warnings, anomaly mode)
+        self.resettable = [
+            m for m in (_engine_module(f"gradcli.autograd.{n}") for n in _RESETTABLE) if m is not None
+        ]
 
     def reset(self) -> None:
-        """PyTorch's start-up state: float32, grad on, fresh hooks; and this run's element limit."""
-        if self.grad_mode is not None and hasattr(self.grad_mode, "reset"):
-            self.grad_mode.reset()
+        """PyTorch's start-up state: float32, grad on, no anomaly mode...; and this run's element limit."""
+        for mod in self.resettable:
+            reset = getattr(mod, "reset", None)
+            if callable(reset):
+                reset()
         if self.dtypes is not None:
             self.dtypes.set_default_dtype("float32")
         if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):
             self.elimits.set_max_elements(self.limits.max_elements)
-        reset_state = getattr(self.autograd, "reset_state", None) if self.autograd is not None else None
-        if callable(reset_state):
-            reset_state()
 
     def start(self) -> None:
         """``--dtype`` then the seed, as the oracle does."""
