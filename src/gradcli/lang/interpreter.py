@@ -534,6 +534,7 @@ class Compiler:
         self.interp = interp
         self.positions = positions
         self.stmt_line: Optional[int] = None
+        self.multiline = False
         self.tracked_inline = False
 
     # -- helpers ---------------------------------------------------------------------------
@@ -543,8 +544,13 @@ class Compiler:
         return getattr(node, "lineno", None), getattr(node, "col_offset", None)
 
     def other_line(self, node: ast.AST) -> bool:
-        """Is this operation on another line than its statement (multi-line statement)?"""
-        return self.positions and self.stmt_line is not None and getattr(node, "lineno", None) != self.stmt_line
+        """Must this operation record its own position (it is part of a multi-line statement)?
+
+        In a statement spanning several lines, CPython reports the line of the
+        running operation, so every call/attribute read there stores its own
+        position; single-line statements only store the statement's.
+        """
+        return self.positions and self.multiline
 
     def unsupported(self, node: ast.AST, what: str) -> GradcliError:
         line, col = self.pos(node)
@@ -601,13 +607,14 @@ class Compiler:
         method = getattr(self, "s_" + type(node).__name__, None)
         if method is None:
             raise self.unsupported(node, type(node).__name__)
-        saved = self.stmt_line
+        saved = self.stmt_line, self.multiline
         self.stmt_line = getattr(node, "lineno", None) if self.positions else None
+        self.multiline = _header_end(node) != self.stmt_line
         self.tracked_inline = False
         try:
             core = method(node, scope)
         finally:
-            self.stmt_line = saved
+            self.stmt_line, self.multiline = saved
         if core is None:
             return None
         post = self.after_assignment(node, scope)
@@ -2092,6 +2099,21 @@ class Compiler:
                 raise err
 
         return call
+
+
+def _header_end(node: ast.stmt) -> Optional[int]:
+    """Last line of a statement's own expressions (a compound statement's header, not its body)."""
+    if isinstance(node, (ast.If, ast.While)):
+        part: Any = node.test
+    elif isinstance(node, ast.For):
+        part = node.iter
+    elif isinstance(node, ast.With):
+        part = node.items[-1].context_expr if node.items else node
+    elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+        return getattr(node, "lineno", None)  # decorators/defaults: positioned by the def line
+    else:
+        part = node
+    return getattr(part, "end_lineno", None)
 
 
 def _function_class_factory() -> Optional[Callable[[str, dict], Any]]:
