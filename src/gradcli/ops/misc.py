@@ -19,7 +19,7 @@ from ._core import Node, Tensor, broadcast_shapes, dt, record, result_dtype, sav
 from .registry import register
 
 __all__ = ["masked_fill", "index_select", "gather", "tril", "triu", "diagonal", "roll", "lerp", "hypot", "atan2",
-           "trace", "scatter_into_zeros", "scatter_add_zeros", "index_add_zeros"]
+           "trace", "zero_link", "scatter_into_zeros", "scatter_add_zeros", "index_add_zeros"]
 
 _CPP = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
         "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
@@ -117,6 +117,44 @@ def index_add_zeros(src: Tensor, shape: tuple, dim: int, index: np.ndarray) -> T
     out, node = record(IndexAddBackward0, data, src._dtype, (src,))
     if node is not None:
         node.dim, node.index = dim, index
+    return out
+
+
+# --- a zero-derivative dependency (PyTorch's double-backward nodes) -------------------------------------------
+
+
+class _ZeroLink(Node):
+    """Passes ``value`` through and gives ``dep`` a zero gradient.
+
+    PyTorch's backward formulas are themselves differentiable functions of the saved inputs (e.g.
+    ``leaky_relu_backward(grad, self)``), so with ``create_graph=True`` their result requires grad and its
+    derivative with respect to those inputs is a zero tensor, not "unused".  A rule whose value does not depend
+    on the input wraps its result with :func:`zero_link` to keep that behaviour.
+    """
+
+    __slots__ = ("dep_shape", "dep_dtype")
+    formula = "value: grad; dep: zeros"
+
+    def apply(self, grads):
+        from .creation import zeros
+
+        n = self._needs
+        g = grads[0]
+        return (g if n[0] else None, zeros(self.dep_shape, dtype=self.dep_dtype) if n[1] else None)
+
+
+_LINKS: dict = {}
+
+
+def zero_link(value: Tensor, dep: Tensor, name: str) -> Tensor:
+    """``value``, made to depend (with zero derivative) on ``dep`` through a node called ``name``."""
+    cls = _LINKS.get(name)
+    if cls is None:
+        cls = _LINKS[name] = type(name, (_ZeroLink,), {"__slots__": (), "__module__": __name__})
+    out, node = record(cls, value._data, value._dtype, (value, dep))
+    if node is None:
+        return value
+    node.dep_shape, node.dep_dtype = dep._data.shape, dep._dtype
     return out
 
 

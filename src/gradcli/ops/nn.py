@@ -150,9 +150,11 @@ class LeakyReluBackward0(Node):
     formula = "self: grad where self > 0, else grad * negative_slope"
 
     def apply(self, grads):
+        from .misc import zero_link
+
         g = grads[0]
         x = self._unpack(0)
-        return (_where(x > 0, g, g * self.negative_slope),)
+        return (zero_link(_where(x > 0, g, g * self.negative_slope), x, "LeakyReluBackwardBackward0"),)
 
 
 class LeakyReluBackward1(LeakyReluBackward0):
@@ -699,19 +701,23 @@ class NllLossBackward0(Node):
                "0 elsewhere and for ignored targets")
 
     def apply(self, grads):
+        from .misc import zero_link
+
         g = grads[0]
+        x = self._unpack(0)
+        link = "NllLoss2DBackwardBackward0" if type(self) is NllLoss2DBackward0 else "NllLossBackwardBackward0"
         coef = Tensor._from_data(self.coef, g._dtype)
         if self.reduction == "none":
             if self.coef.ndim > 1:
                 g = g.unsqueeze(self.class_dim)
-            return (coef * g,)
+            return (zero_link(coef * g, x, link),)
         if self.reduction == "mean":
             if self.total_weight == 0:
                 from .creation import zeros
 
-                return (zeros(self.coef.shape, dtype=g._dtype),)
+                return (zero_link(zeros(self.coef.shape, dtype=g._dtype), x, link),)
             g = g / self.total_weight
-        return (coef * g,)
+        return (zero_link(coef * g, x, link),)
 
 
 class NllLoss2DBackward0(NllLossBackward0):
@@ -774,6 +780,7 @@ def _nll_core(input: Tensor, target: Tensor, weight, reduction: str, ignore_inde
             coef = np.moveaxis(coef2.reshape(rest + (nc,)), -1, 1)
         node.coef = np.ascontiguousarray(coef)
         node.reduction, node.total_weight, node.class_dim = reduction, total_weight, 1
+        node._save(saved(input))
     return out
 
 

@@ -498,8 +498,10 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):
         raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
     p = float(ord)
     src = input
-    if dtype is not None and dtype is not input._dtype:
-        src = input.to(dtype)
+    if dtype is not None and dtype is not input._dtype:  # computed in dtype; no ToCopy node, as PyTorch
+        if not isinstance(dtype, dt.dtype) or not dtype.is_floating_point:
+            raise _runtime(f"linalg.vector_norm: dtype should be floating point or complex, but got {dtype}")
+        src = Tensor._from_data(input._data.astype(dtype.np), dtype)
     nd = src._data.ndim
     if dim is None:
         dims = tuple(range(nd))
@@ -514,10 +516,10 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):
             data = _vector_norm_np(a.reshape(1), p, 0, False).reshape(())
         else:
             data = _vector_norm_np(a, p, dims, keepdim)
-    out, node = record(LinalgVectorNormBackward0, np.asarray(data, dtype=src._dtype.np), src._dtype, (src,))
+    out, node = record(LinalgVectorNormBackward0, np.asarray(data, dtype=src._dtype.np), src._dtype, (input,))
     if node is not None:
         node.ord, node.dims, node.keepdim = p, dims if nd else (), keepdim
-        node._save(saved(src), _saved_out(out))
+        node._save(saved(input), _saved_out(out))
     return out
 
 
@@ -575,7 +577,14 @@ def _var_backward(g: Tensor, x: Tensor, dims: tuple, correction, keepdim: bool, 
     n = 1
     for d in dims:
         n *= x._data.shape[d]
-    return (2.0 / (n - correction)) * g * (x - x.mean(dim=dims, keepdim=True))
+    return _safe_div(2.0, n - correction) * g * (x - x.mean(dim=dims, keepdim=True))
+
+
+def _safe_div(a: float, b) -> float:
+    """a / b with IEEE semantics (C++ double division): inf/-inf/nan for b == 0."""
+    if b == 0:
+        return math.nan if a == 0 else math.copysign(math.inf, a)
+    return a / b
 
 
 class StdBackward0(Node):

@@ -648,7 +648,8 @@ def cat(tensors, dim: int = 0):
     out, node = record(CatBackward0, data, dtype, tuple(tensors))
     if node is not None:
         node.dim = d
-        node.sizes = [t_._data.shape[d] if t_ in nonempty else 0 for t_ in tensors]
+        kept = {id(u) for u in nonempty}  # identity: `in` would compare tensors elementwise
+        node.sizes = [t_._data.shape[d] if id(t_) in kept else 0 for t_ in tensors]
     return out
 
 
