@@ -421,9 +421,10 @@ def graph_command(
         kind = opt.check_expect_error(expect_error)
         hidden = opt.parse_hide(hide)
         roots = opt.parse_names("--root", root)
-        from .app.graph import output_format
+        from .app.graph import check_output_path, output_format
 
         out_format = output_format(None if fmt is None else fmt.value, output)
+        check_output_path(output)
         options = _run_options(
             sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,

@@ -43,6 +43,7 @@ __all__ = [
     "output_format",
     "write_graph",
     "write_atomic",
+    "check_output_path",
     "render_with_dot",
 ]
 
@@ -355,6 +356,17 @@ def output_format(fmt: Optional[str], output: Optional[str]) -> str:
         raise UsageProblem(f"--output {output}: cannot tell the format from the extension {ext or '(none)'}",
                            "Use .dot, .mmd, .json, .txt, .svg or .png, or pass --format.")
     return by_ext
+
+
+def check_output_path(path: Optional[str]) -> None:
+    """Fail early (before running the file) when ``--output``'s folder does not exist."""
+    if path is None:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageProblem(f"--output {path}: the folder {folder} does not exist")
+    if os.path.isdir(path):
+        raise UsageProblem(f"--output {path} is a directory; give a file name such as graph.svg")
 
 
 def write_atomic(path: str, data: bytes) -> None:

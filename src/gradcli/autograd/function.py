@@ -375,8 +375,9 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, outputs: Any, is_exec: b
         differentiable = is_exec and not _contains(nondiff, o) and o._dtype.is_floating_point
         if is_modified:
             if is_exec and o._grad_fn is None and o._requires_grad:
-                raise error_class("leaf_inplace")(
-                    "a leaf Variable that requires grad has been used in an in-place operation.")
+                # PyTorch's wording differs from the usual leaf error ("has been used"): a plain RuntimeError
+                raise _runtime("a leaf Variable that requires grad has been used in an in-place operation.",
+                               "Do not modify a leaf that requires grad inside forward; clone() it first.")
             out = o
         elif is_input:
             out = _view_as_self(o)

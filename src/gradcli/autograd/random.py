@@ -784,6 +784,11 @@ class Generator:
                 raise _error(f"randint bound {v} does not fit in int64")
         if low >= high:
             raise _error(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+        if name in _FLOAT_DTYPES:
+            low, high = _update_from(low, name), _update_to(high, name)
+            if low >= high:
+                raise _error("random_ expects 'from' casted to dtype to be less than 'to' casted to dtype, "
+                             f"but got from={low} >= to={high}")
         self._check_int_bounds(low, high, name)
         shape = _shape_tuple(shape)
         count = int(np.prod(shape, dtype=np.int64))
@@ -797,7 +802,7 @@ class Generator:
         if name == "int64":
             return vals.reshape(shape)
         if name == "float16":
-            return vals.astype(_F32).astype(np.float16).reshape(shape)
+            return vals.astype(_F32).astype(np.float16).reshape(shape)   # int64 -> float -> Half
         return vals.astype(np.dtype(name)).reshape(shape)
 
     def normal_(self, out: np.ndarray, mean: float = 0.0, std: float = 1.0) -> None:
@@ -968,6 +973,48 @@ def _assign_in_memory_order(out: np.ndarray, vals: np.ndarray) -> None:
     order = np.argsort(offsets.reshape(-1), kind="stable")
     idx = np.unravel_index(order, out.shape)
     out[idx] = vals
+
+
+_DIGITS = {"float16": 11, "float32": 24, "float64": 53}
+
+
+def _round_int(v: int, bits: int) -> int:
+    """``v`` rounded to ``bits`` significant bits, ties to even (an int64 -> float conversion)."""
+    a = abs(v)
+    drop = a.bit_length() - bits
+    if drop <= 0:
+        return v
+    q, r = divmod(a, 1 << drop)
+    half = 1 << (drop - 1)
+    if r > half or (r == half and q & 1):
+        q += 1
+    return (q << drop) if v >= 0 else -(q << drop)
+
+
+def _int_through_float(v: int, name: str) -> int:
+    """``static_cast<int64_t>(static_cast<scalar_t>(v))`` (Half converts through float)."""
+    if name == "float16":
+        return _round_int(_round_int(v, 24), 11)
+    return _round_int(v, _DIGITS[name])
+
+
+def _update_from(frm: int, name: str) -> int:
+    """``update_from<scalar_t>`` (native/DistributionTemplates.h): move ``from`` right so
+    that no value rounds below it once converted to the floating dtype."""
+    plus1 = _int_through_float(frm + 1, name)
+    if plus1 < frm:
+        n = max(abs(frm + 1).bit_length() - 1, 0)
+        frm = plus1 + (1 << (n - _DIGITS[name] + 1))
+    return frm
+
+
+def _update_to(to: int, name: str) -> int:
+    """``update_to<scalar_t>``: move ``to`` left likewise."""
+    minus1 = _int_through_float(to - 1, name)
+    if minus1 >= to:
+        n = max(abs(to - 1).bit_length() - 1, 0)
+        to = minus1 - (1 << (n - _DIGITS[name] + 1))
+    return to
 
 
 def _fmt(v: float) -> str:

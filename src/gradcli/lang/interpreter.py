@@ -1075,15 +1075,19 @@ class Compiler:
                         )
                     exit_ = type(mgr).__exit__
                     val = type(mgr).__enter__(mgr)
-                    if store is not None:
-                        store(fr, val)
                 except Exception as e:
                     raise fix(e, line, col)
                 try:
+                    if store is not None:
+                        store(fr, val)
                     r = inner(fr)
                 except BaseException as e:
-                    if not exit_(mgr, type(e), e, e.__traceback__):
-                        raise
+                    try:
+                        suppress = exit_(mgr, type(e), e, e.__traceback__)
+                    except Exception as e2:
+                        raise fix(e2, line, col)
+                    if not suppress:
+                        raise fix(e, line, col) if isinstance(e, Exception) else e
                     return None
                 try:
                     exit_(mgr, None, None, None)
