@@ -91,7 +91,7 @@ def _detach_requiring(t: Tensor, need_graph: bool) -> Tensor:
     d = t.detach()
     if need_graph:
         if not t._dtype.is_floating_point:
-            raise _runtime("only Tensors of floating point dtype can require gradients")
+            raise error_class("requires_grad_dtype")("only Tensors of floating point dtype can require gradients")
         d._requires_grad = True
     return d
 
