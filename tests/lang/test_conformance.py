@@ -8,8 +8,8 @@ ENGINE_GAPS (xfail, not strict: they turn into XPASS as the engine grows).
 from __future__ import annotations
 
 import pytest
-from conftest import needs_engine
 from conformance_util import all_cases, check_case
+from conftest import needs_engine
 
 # failing because of the engine, not the language (see the lang engineer's report)
 ENGINE_GAPS = {

@@ -11,7 +11,6 @@ succeeded without touching anything.
 from __future__ import annotations
 
 import sys
-import textwrap
 import types
 
 import pytest
@@ -184,7 +183,7 @@ def test_shadowing_does_not_leak_between_runs(run):
 
 def test_static_refusals_run_nothing(run, sentinel):
     # a refused construct at the END of the file: the first statements must not run either
-    src = f"print('ran')\nx = torch.ones(2)\nimport os\n"
+    src = "print('ran')\nx = torch.ones(2)\nimport os\n"
     r = run(src)
     assert r.error.kind == "unsupported"
     assert r.stdout == "" and r.tensors == []

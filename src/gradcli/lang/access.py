@@ -37,7 +37,9 @@ _INT_ATTRS = frozenset({"real", "imag", "conjugate", "bit_length", "numerator", 
 
 #: methods/properties of Python values that user code may use
 PY_ATTRS: dict[type, frozenset] = {
-    list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "remove", "clear", "sort"}),
+    list: frozenset(
+        {"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "remove", "clear", "sort"}
+    ),
     dict: frozenset({"get", "keys", "values", "items", "copy", "pop", "update", "setdefault"}),
     str: frozenset(
         {
@@ -71,7 +73,7 @@ class _Bound:
     """A size-checked bound method of a Python value (exposes nothing itself)."""
 
     __slots__ = ("_fn", "_obj", "_name")
-    _gradcli_public = frozenset()
+    _gradcli_public: frozenset = frozenset()
 
     def __init__(self, fn: Callable, obj: Any, name: str) -> None:
         self._fn, self._obj, self._name = fn, obj, name

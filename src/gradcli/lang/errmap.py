@@ -102,11 +102,14 @@ def fix(exc: BaseException, line: Optional[int], col: Optional[int]) -> BaseExce
     err = exc if isinstance(exc, GradcliError) else convert(exc)
     if isinstance(err, GradcliError) and err.line is None and line is not None:
         err.line, err.col = line, col
-        err.frames.append((line, col))
+        err.frames.append((line, col if col is not None else 0))
     return err
 
 
 def add_frame(err: BaseException, line: Optional[int], col: Optional[int]) -> None:
     """Record a call site (outermost first) on an error that already has an inner position."""
-    if isinstance(err, GradcliError) and line is not None and err.frames and err.frames[0] != (line, col):
-        err.frames.insert(0, (line, col))
+    if line is None or not isinstance(err, GradcliError) or not err.frames:
+        return
+    site = (line, col if col is not None else 0)
+    if err.frames[0] != site:
+        err.frames.insert(0, site)

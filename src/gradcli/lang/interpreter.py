@@ -64,15 +64,16 @@ from __future__ import annotations
 
 import ast
 import importlib
-import operator
-import re
 import sys
 from typing import Any, Callable, Optional
 
 from ..errors import GradcliError, error_class
 from . import errmap
 from .access import get_attr, is_gradcli_object, set_attr, set_size_checker
-from .limits import Budget, Limits, limit_error
+from .functions import UNBOUND, Code, UserFunction
+from .limits import Budget, Limits
+from .operators import COMPARE, UNARY, Operators
+from .position import Position, position
 from .safe_builtins import OutputBuffer, make_builtins
 from .scope import Scope, comprehension_locals, function_locals, param_names
 
@@ -85,28 +86,8 @@ __all__ = [
     "CONTINUE",
 ]
 
+
 Closure = Callable[[Any], Any]
-
-
-class Position:
-    """The (line, col) of the innermost statement or operation running now (None outside the file)."""
-
-    __slots__ = ("loc",)
-
-    def __init__(self) -> None:
-        self.loc: Optional[tuple[int, int]] = None
-
-    @property
-    def line(self) -> Optional[int]:
-        return None if self.loc is None else self.loc[0]
-
-    @property
-    def col(self) -> Optional[int]:
-        return None if self.loc is None else self.loc[1]
-
-
-#: where the running program is (read by the warning sink of lang.run)
-position = Position()
 
 
 class _Signal:
@@ -123,320 +104,11 @@ BREAK = _Signal("BREAK")
 CONTINUE = _Signal("CONTINUE")
 
 
-class _Unbound:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<unbound>"
-
-
-UNBOUND = _Unbound()
 _MISS = object()
 
 
 def _err(kind: str, message: str) -> GradcliError:
     return error_class(kind)(message)
-
-
-# ---------------------------------------------------------------------------------------------
-# user functions
-# ---------------------------------------------------------------------------------------------
-class _Code:
-    """The compiled form of a def or lambda (shared by every function object it creates)."""
-
-    __slots__ = (
-        "name", "body", "size", "npos", "posnames", "posonly", "kwonly", "vararg", "kwarg", "kwindex",
-        "simple", "is_lambda", "pad", "rt", "line", "col",
-    )
-
-
-class UserFunction:
-    """A function defined in the file (``def`` or ``lambda``).
-
-    Callable from Python (the engine calling a hook: ``fn(grad)``); exposes no
-    attribute to user code.
-    """
-
-    __slots__ = ("_code", "_outer", "_defaults", "_kwdefaults")
-    _gradcli_public: frozenset = frozenset()
-    _gradcli_type_name = "function"
-
-    def __init__(self, code: _Code, outer: Any, defaults: tuple, kwdefaults: dict) -> None:
-        self._code = code
-        self._outer = outer
-        self._defaults = defaults
-        self._kwdefaults = kwdefaults
-
-    @property
-    def __name__(self) -> str:  # for engine messages (e.g. functools.wraps)
-        return self._code.name
-
-    def __repr__(self) -> str:
-        return f"<function {self._code.name}>"
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Entry from Python code (engine hooks, decorators): keeps :data:`position` as it was."""
-        saved = position.loc
-        try:
-            return self._invoke(args, kwargs)
-        finally:
-            position.loc = saved
-
-    def _invoke(self, args: Any, kwargs: Optional[dict]) -> Any:
-        code = self._code
-        rt = code.rt
-        tick = rt.tick
-        tick[0] -= 1
-        if tick[0] <= 0:
-            rt.budget.refill()
-        budget = rt.budget
-        budget.depth += 1
-        try:
-            if budget.depth > rt.max_depth:
-                raise limit_error(
-                    f"function calls nested more than {rt.max_depth} deep (recursion limit)", "max_call_depth"
-                )
-            if code.simple and not kwargs and len(args) == code.npos:
-                fr = [self._outer, *args, *code.pad]
-            else:
-                fr = _bind(self, args, kwargs)
-            r = code.body(fr)
-        finally:
-            budget.depth -= 1
-        if code.is_lambda:
-            return r
-        if r is None:
-            return None
-        return r[0]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-def _name_list(names: list[str]) -> str:
-    q = [f"'{n}'" for n in names]
-    if len(q) == 1:
-        return q[0]
-    if len(q) == 2:
-        return f"{q[0]} and {q[1]}"
-    return ", ".join(q[:-1]) + f", and {q[-1]}"
-
-
-def _bind(fn: UserFunction, args: Any, kwargs: Optional[dict]) -> list:
-    """Python's argument binding, with Python's TypeError messages (kind ``type``)."""
-    code = fn._code
-    name = code.name
-    fr = [UNBOUND] * code.size
-    fr[0] = fn._outer
-    npos = code.npos
-    nargs = len(args)
-    defaults = fn._defaults
-    if nargs > npos:
-        if code.vararg is None:
-            given_kw = sum(1 for k in (kwargs or ()) if k in code.kwonly)
-            if defaults:
-                takes = f"from {npos - len(defaults)} to {npos} positional arguments"
-            else:
-                takes = _plural(npos, "positional argument")
-            was = "was" if nargs == 1 else "were"
-            extra = ""
-            if given_kw:
-                extra = f" positional {'argument' if nargs == 1 else 'arguments'} (and {_plural(given_kw, 'keyword-only argument')})"
-            raise _err("type", f"{name}() takes {takes} but {nargs}{extra} {was} given")
-        fr[code.vararg] = tuple(args[npos:])
-        nargs = npos
-    elif code.vararg is not None:
-        fr[code.vararg] = ()
-    for i in range(nargs):
-        fr[1 + i] = args[i]
-    extra_kw: Optional[dict] = {} if code.kwarg is not None else None
-    if kwargs:
-        for k, v in kwargs.items():
-            idx = code.kwindex.get(k)
-            if idx is None:
-                if extra_kw is not None:
-                    extra_kw[k] = v
-                    continue
-                if k in code.posonly:
-                    raise _err(
-                        "type", f"{name}() got some positional-only arguments passed as keyword arguments: '{k}'"
-                    )
-                raise _err("type", f"{name}() got an unexpected keyword argument '{k}'")
-            if fr[idx] is not UNBOUND:
-                raise _err("type", f"{name}() got multiple values for argument '{k}'")
-            fr[idx] = v
-    if code.kwarg is not None:
-        fr[code.kwarg] = extra_kw
-    # defaults and missing arguments
-    first_default = npos - len(defaults)
-    missing = []
-    for i in range(npos):
-        if fr[1 + i] is UNBOUND:
-            if i >= first_default:
-                fr[1 + i] = defaults[i - first_default]
-            else:
-                missing.append(code.posnames[i])
-    if missing:
-        raise _err(
-            "type", f"{name}() missing {len(missing)} required positional argument{'s' if len(missing) > 1 else ''}: "
-            f"{_name_list(missing)}"
-        )
-    missing = []
-    for k, idx in code.kwonly.items():
-        if fr[idx] is UNBOUND:
-            if k in fn._kwdefaults:
-                fr[idx] = fn._kwdefaults[k]
-            else:
-                missing.append(k)
-    if missing:
-        raise _err(
-            "type", f"{name}() missing {len(missing)} required keyword-only argument{'s' if len(missing) > 1 else ''}: "
-            f"{_name_list(missing)}"
-        )
-    return fr
-
-
-# ---------------------------------------------------------------------------------------------
-# operators with size guards
-# ---------------------------------------------------------------------------------------------
-_SEQ_TYPES = (list, str, tuple, bytes)
-_FMT_NUM = re.compile(r"\d+")
-
-
-class _Ops:
-    """Binary/in-place operators of one run (size guards read the run's limits)."""
-
-    def __init__(self, limits: Limits, budget: Budget) -> None:
-        max_bits = limits.max_int_bits
-        check_size = budget.check_size
-        max_width = limits.max_format_width
-
-        def int_bits(bits: int) -> None:
-            if bits > max_bits:
-                raise limit_error(
-                    f"the integer result would have about {bits:,} bits (limit {max_bits:,})", "max_int_bits"
-                )
-
-        def add(a, b):
-            ta = type(a)
-            if ta in _SEQ_TYPES and type(b) is ta:
-                check_size(len(a) + len(b), ta.__name__)
-            return a + b
-
-        def iadd(a, b):
-            ta = type(a)
-            if ta in _SEQ_TYPES and hasattr(b, "__len__"):
-                check_size(len(a) + len(b), ta.__name__)
-            a += b
-            return a
-
-        def _mul_check(a, b):
-            ta, tb = type(a), type(b)
-            if ta in _SEQ_TYPES and (tb is int or tb is bool):
-                check_size(len(a) * b, ta.__name__)
-            elif tb in _SEQ_TYPES and (ta is int or ta is bool):
-                check_size(len(b) * a, tb.__name__)
-            elif ta is int and tb is int:
-                int_bits(a.bit_length() + b.bit_length())
-
-        def mul(a, b):
-            _mul_check(a, b)
-            return a * b
-
-        def imul(a, b):
-            _mul_check(a, b)
-            a *= b
-            return a
-
-        def _pow_check(a, b):
-            if type(a) is int and type(b) is int and b > 0 and a not in (0, 1, -1):
-                int_bits(a.bit_length() * b)
-
-        def pow_(a, b):
-            _pow_check(a, b)
-            return a**b
-
-        def ipow(a, b):
-            _pow_check(a, b)
-            a **= b
-            return a
-
-        def _lshift_check(a, b):
-            if type(a) is int and type(b) is int and a and b > 0:
-                int_bits(a.bit_length() + b)
-
-        def lshift(a, b):
-            _lshift_check(a, b)
-            return a << b
-
-        def ilshift(a, b):
-            _lshift_check(a, b)
-            a <<= b
-            return a
-
-        def mod(a, b):
-            if type(a) is str or type(a) is bytes:
-                raise _err("unsupported", "printf-style string formatting ('...' % x) is outside the language; "
-                           "use an f-string")
-            return a % b
-
-        def imod(a, b):
-            if type(a) is str or type(a) is bytes:
-                raise _err("unsupported", "printf-style string formatting ('...' % x) is outside the language; "
-                           "use an f-string")
-            a %= b
-            return a
-
-        def contains(container, item):  # `item in container`
-            if type(container) is range and type(item) not in (int, bool):
-                budget.charge(len(container))
-            return item in container
-
-        def unpack(v):  # *v in a display or a call
-            if type(v) is range:
-                check_size(len(v), "sequence")
-                budget.charge(len(v))
-            elif hasattr(v, "__len__"):
-                check_size(len(v), "sequence")
-            return v
-
-        def fmt(v, spec):
-            if spec:
-                for m in _FMT_NUM.findall(spec):
-                    if len(m) > 6 or int(m) > max_width:
-                        raise limit_error(
-                            f"format spec {spec!r}: width or precision above {max_width:,}", "max_format_width"
-                        )
-            return format(v, spec)
-
-        self.binary = {
-            ast.Add: add, ast.Sub: operator.sub, ast.Mult: mul, ast.MatMult: operator.matmul,
-            ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: mod, ast.Pow: pow_,
-            ast.LShift: lshift, ast.RShift: operator.rshift, ast.BitOr: operator.or_,
-            ast.BitXor: operator.xor, ast.BitAnd: operator.and_,
-        }
-        # operators that cannot blow up when one side is a float constant
-        self.plain = {
-            ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-            ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Pow: operator.pow,
-        }
-        self.inplace = {
-            ast.Add: iadd, ast.Sub: operator.isub, ast.Mult: imul, ast.MatMult: operator.imatmul,
-            ast.Div: operator.itruediv, ast.FloorDiv: operator.ifloordiv, ast.Mod: imod, ast.Pow: ipow,
-            ast.LShift: ilshift, ast.RShift: operator.irshift, ast.BitOr: operator.ior,
-            ast.BitXor: operator.ixor, ast.BitAnd: operator.iand,
-        }
-        self.contains = contains
-        self.unpack = unpack
-        self.fmt = fmt
-
-
-_COMPARE = {
-    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
-}
-_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Invert: operator.invert, ast.Not: operator.not_}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -486,7 +158,7 @@ class Interpreter:
         self.track = track
         self._tracked: list = [None]
         self.prelude = dict(prelude if prelude is not None else globals_)
-        self.ops = _Ops(limits, self.budget)
+        self.ops = Operators(limits, self.budget)
         self.rt = _Runtime(self)
         self._old_size_checker: Any = None
 
@@ -1208,7 +880,7 @@ class Compiler:
         is_lambda = isinstance(node, ast.Lambda)
         fscope = Scope(scope, function_locals(node), name=getattr(node, "name", "<lambda>"))
         args = node.args
-        code = _Code()
+        code = Code()
         code.name = "<lambda>" if is_lambda else node.name
         code.rt = self.interp.rt
         code.is_lambda = is_lambda
@@ -1379,7 +1051,7 @@ class Compiler:
             and isinstance(node.operand, ast.Constant)
             and type(node.operand.value) in (int, float)
         ):
-            v = node.operand.value
+            v: Any = node.operand.value
             return -v if isinstance(node.op, ast.USub) else v
         return _MISS
 
@@ -1594,7 +1266,7 @@ class Compiler:
                     raise fix(e, line, col)
 
             return not_
-        op = _UNARY[type(node.op)]
+        op = UNARY[type(node.op)]
 
         def unary(fr):
             v = operand(fr)
@@ -1648,7 +1320,7 @@ class Compiler:
                 return lambda a, b: contains(b, a)
             if t is ast.NotIn:
                 return lambda a, b: not contains(b, a)
-            return _COMPARE[t]
+            return COMPARE[t]
 
         left = self.expr(node.left, scope)
         ops = [op_for(o) for o in node.ops]
@@ -1712,7 +1384,6 @@ class Compiler:
     def _elements(self, elts: list, scope: Scope) -> Closure:
         """A closure building the list of a display's elements (``*x`` unpacked)."""
         unpack = self.interp.ops.unpack
-        line, col = None, None
         fix = errmap.fix
         if not any(isinstance(e, ast.Starred) for e in elts):
             es = [self.expr(e, scope) for e in elts]
@@ -1892,13 +1563,12 @@ class Compiler:
             try:
                 src = first_it(fr)
                 it_e, store, ifs = gens[0]
-                if kind == "list":
-                    out: Any = []
-                    emit = (lambda f: out.append(elt(f)))
-                else:
-                    out = {}
+                out: Any = [] if kind == "list" else {}
 
-                    def emit(f):
+                def emit(f):
+                    if kind == "list":
+                        out.append(elt(f))
+                    else:
                         out[key_e(f)] = val_e(f)
                 for v in src:
                     tick[0] -= 1
@@ -2062,8 +1732,8 @@ class Compiler:
             kwargs: Optional[dict] = None
             if kws_t:
                 kwargs = {}
-                for k, e, (kl, kc) in kws_t:
-                    v = e(fr)
+                for k, ke, (kl, kc) in kws_t:
+                    v = ke(fr)
                     if k is not None:
                         if k in kwargs:
                             raise fix(TypeError(f"got multiple values for keyword argument '{k}'"), line, col)

@@ -19,7 +19,7 @@ parameters first in declaration order.  A free variable at depth ``d`` is
 from __future__ import annotations
 
 import ast
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 __all__ = ["Scope", "GLOBAL", "function_locals", "comprehension_locals", "param_names"]
 
@@ -45,7 +45,7 @@ class Scope:
         """Frame length: the outer link plus one slot per local."""
         return len(self.slots) + 1
 
-    def resolve(self, name: str) -> Union[tuple[str], tuple[str, int], tuple[str, int, int]]:
+    def resolve(self, name: str) -> tuple[Any, ...]:
         """``("global",)``, ``("local", i)`` or ``("outer", depth, i)``."""
         if self.is_module:
             return GLOBAL

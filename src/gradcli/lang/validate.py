@@ -332,7 +332,9 @@ class _Checker:
         for i, stmt in enumerate(node.body):
             if isinstance(stmt, ast.Pass):
                 continue
-            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str):
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(
+                stmt.value.value, str
+            ):
                 continue
             if isinstance(stmt, ast.FunctionDef):
                 decos = stmt.decorator_list
@@ -374,7 +376,9 @@ def validate(tree: ast.AST, extra_names: Iterable[str] = ()) -> list[Problem]:
                         if isinstance(d, ast.Name) and d.id == "staticmethod":
                             allowed_static.add((d.lineno, d.col_offset))
     problems = [
-        p for p in problems if not (p.message.startswith("unsupported builtin: staticmethod") and (p.line, p.col) in allowed_static)
+        p
+        for p in problems
+        if not (p.message.startswith("unsupported builtin: staticmethod") and (p.line, p.col) in allowed_static)
     ]
 
     def key(p: Problem):
