@@ -143,8 +143,31 @@ def run_case(case: dict, torch, F, error_kind, capture_warnings) -> dict:
             out = env[case.get("out", "y")]
     if out is not None:
         res = _observe(out, env, case, torch, error_kind)
+        if isinstance(out, tuple):
+            res["repr"] = repr(out)
+        if res.get("requires_grad") and case.get("inputs") and "backward_error" not in res:
+            with capture_warnings():
+                res["twice"] = _twice(case, torch, F, error_kind)
     res["warnings"] = sorted(set(warned))
     return res
+
+
+def _twice(case: dict, torch, F, error_kind) -> str:
+    """Run the code afresh, then two backward passes without retain_graph: "ok" or the second one's error kind
+    (saved tensors are freed after the first pass)."""
+    env = {"torch": torch, "F": F}
+    exec(case["code"], env)  # noqa: S102
+    out = env[case.get("out", "y")]
+    if isinstance(out, tuple):
+        out = out[0]
+    inputs = [env[n] for n in case["inputs"]]
+    cot = torch.tensor(cotangent(out.numel()), dtype=out.dtype).reshape(tuple(out.shape))
+    torch.autograd.grad(out, inputs, cot, allow_unused=True)
+    try:
+        torch.autograd.grad(out, inputs, cot, allow_unused=True)
+    except Exception as e:  # noqa: BLE001
+        return error_kind(e)
+    return "ok"
 
 
 def _observe(out, env: dict, case: dict, torch, error_kind) -> dict:

@@ -502,6 +502,31 @@ for cid, code in [
     case(cid, code)
 
 
+# --- saved tensors and version counters ------------------------------------------------------------------------------
+
+for cid, code, ins in [
+    ("mm_input_modified", f"x = {lit((2, 3))}\nw = {lit((3, 2))}\na = x * 1\ny = a @ w\na.add_(1)", "xw"),
+    ("mm_input_modified_no_grad_other", f"x = {lit((2, 3))}\nw = {lit((3, 2), rg=False)}\na = x * 1\ny = a @ w\n"
+     "a.add_(1)", "x"),
+    ("mm_weight_modified_no_grad_input", f"x = {lit((2, 3), rg=False)}\nw = {lit((3, 2))}\nv = w * 1\ny = x @ v\n"
+     "v.mul_(2)", "w"),
+    ("softmax_output_modified", f"x = {lit((3,))}\nh = F.softmax(x, 0)\nh.mul_(2)\ny = h", "x"),
+    ("log_softmax_output_modified", f"x = {lit((3,))}\nh = F.log_softmax(x, 0)\ny = h * 1\nh.add_(1)", "x"),
+    ("norm_output_modified", f"x = {lit((3,))}\nn = x.norm()\ny = n * 1\nn.add_(1)", "x"),
+    ("max_indices_modified", f"x = {lit((2, 3))}\nv, i = x.max(1)\ni.add_(0)\ny = v", "x"),
+    ("prod_input_modified", f"x = {lit((3,))}\nh = x * 1\ny = h.prod()\nh.mul_(1)", "x"),
+    ("var_input_modified", f"x = {lit((3,))}\nh = x * 1\ny = h.var()\nh.mul_(1)", "x"),
+    ("cumsum_input_modified", f"x = {lit((3,))}\nh = x * 1\ny = h.cumsum(0)\nh.mul_(2)", "x"),
+    ("gelu_input_modified", f"x = {lit((3,))}\nh = x * 1\ny = F.gelu(h)\nh.mul_(2)", "x"),
+    ("masked_fill_mask_modified",
+     f"x = {lit((3,))}\nm = torch.tensor([True, False, True])\ny = x.masked_fill(m, 0.0)\nm.fill_(False)", "x"),
+    ("mse_target_modified", f"x = {lit((3,))}\nt = {lit((3,), rg=False)}\ny = F.mse_loss(x, t)\nt.add_(1)", "x"),
+    ("bce_weight_modified", "p = torch.tensor([0.2, 0.7], requires_grad=True)\nw = torch.tensor([1.0, 2.0])\n"
+     "y = F.binary_cross_entropy(p, torch.tensor([0.0, 1.0]), weight=w)\nw.mul_(2)", "p"),
+    ("diagonal_view_version", f"x = {lit((3, 3))}\nh = x * 1\nd = h.diagonal()\ny = d.exp()\nh.add_(1)", "x"),
+]:
+    case(f"ver/{cid}", code, ins)
+
 # --- recording ----------------------------------------------------------------------------------------------------------------
 
 

@@ -103,6 +103,9 @@ def test_recorded_case(case, torch_ns):
         assert got["value"] == exp["value"], "value"
     if "indices" in exp:
         assert got.get("indices") == exp["indices"], "indices"
+    for key in ("repr", "twice"):
+        if key in exp:
+            assert got.get(key) == exp[key], key
     for key in ("backward_error", "grads2_error"):
         assert got.get(key) == exp.get(key), key
     if "grads" in exp:

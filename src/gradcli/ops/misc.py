@@ -162,15 +162,15 @@ def zero_link(value: Tensor, dep: Tensor, name: str) -> Tensor:
 
 
 class MaskedFillBackward0(Node):
-    __slots__ = ("mask",)
+    __slots__ = ()
     formula = "self: grad.masked_fill(mask, 0)"
 
     def apply(self, grads):
-        return (masked_fill(grads[0], self.mask, 0),)
+        return (masked_fill(grads[0], self._unpack(0), 0),)
 
 
 class MaskedFillBackward1(Node):
-    __slots__ = ("mask",)
+    __slots__ = ()
     formula = "self: grad.masked_fill(mask, 0); value: grad.masked_select(mask).sum()"
 
     def apply(self, grads):
@@ -178,8 +178,9 @@ class MaskedFillBackward1(Node):
 
         g = grads[0]
         n = self._needs
-        gs = masked_fill(g, self.mask, 0) if n[0] else None
-        gv = where(self.mask, g, 0.0).sum() if n[1] else None
+        mask = self._unpack(0)
+        gs = masked_fill(g, mask, 0) if n[0] else None
+        gv = where(mask, g, 0.0).sum() if n[1] else None
         return (gs, gv)
 
 
@@ -209,7 +210,7 @@ def masked_fill(input, mask, value):
         out, node = record(MaskedFillBackward1, data, input._dtype, (input, vt if vt._dtype.is_floating_point
                                                                             else None))
     if node is not None:
-        node.mask = mask
+        node._save(saved(mask))
     return out
 
 
@@ -217,11 +218,11 @@ def masked_fill(input, mask, value):
 
 
 class IndexSelectBackward0(Node):
-    __slots__ = ("dim", "index", "shape")
+    __slots__ = ("dim", "shape")
     formula = "self: zeros(self.sizes()).index_add(dim, index, grad)"
 
     def apply(self, grads):
-        return (index_add_zeros(grads[0], self.shape, self.dim, self.index),)
+        return (index_add_zeros(grads[0], self.shape, self.dim, self._unpack(0)),)
 
 
 def index_select(input, dim: int, index):
@@ -244,16 +245,17 @@ def index_select(input, dim: int, index):
         data = data.reshape(())
     out, node = record(IndexSelectBackward0, data, input._dtype, (input,))
     if node is not None:  # a 0-d input is treated as 1-d; the engine sums the (1,) gradient back to ()
-        node.dim, node.index, node.shape = d, idx, a.shape
+        node.dim, node.shape = d, a.shape
+        node._save(idx)  # PyTorch saves the index: a second backward fails once it is freed
     return out
 
 
 class GatherBackward0(Node):
-    __slots__ = ("dim", "index", "shape")
+    __slots__ = ("dim", "shape")
     formula = "self: zeros(self.sizes()).scatter_add(dim, index, grad)"
 
     def apply(self, grads):
-        return (scatter_add_zeros(grads[0], self.shape, self.dim, Tensor._from_data(self.index, dt.int64)),)
+        return (scatter_add_zeros(grads[0], self.shape, self.dim, Tensor._from_data(self._unpack(0), dt.int64)),)
 
 
 def gather(input, dim: int, index, *, sparse_grad: bool = False):
@@ -282,7 +284,8 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
         data = a[_along(idx, d)] if idx.size else np.zeros(idx.shape, dtype=a.dtype)
     out, node = record(GatherBackward0, np.asarray(data), input._dtype, (input,))
     if node is not None:
-        node.dim, node.index, node.shape = d, idx, a.shape
+        node.dim, node.shape = d, a.shape
+        node._save(idx)
     return out
 
 

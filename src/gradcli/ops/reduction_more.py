@@ -309,7 +309,7 @@ def _minmax_dim(input: Tensor, dim, keepdim: bool, is_max: bool):
     indices = Tensor._from_data(np.asarray(idx_out, dtype=np.int64), dt.int64)
     if node is not None:
         node.dim, node.keepdim, node.shape = d, keepdim, input._data.shape
-        node._save(indices)
+        node._save(_saved_out(indices))  # saved as an output: changing indices in place is caught
     return _RT[name](out, indices)
 
 
