@@ -117,3 +117,14 @@ def test_internal_error_traceback_with_debug(runner, monkeypatch):
     assert r.exit_code == 70
     assert "Traceback (most recent call last)" in r.stderr and "run_file" in r.stderr
     assert r.stdout == ""  # --json: nothing on stdout when there is no result
+
+
+def test_interrupt_is_130(runner, monkeypatch):
+    fake = types.ModuleType("gradcli.lang.run")
+
+    def run_file(source, filename, options):
+        raise KeyboardInterrupt
+
+    fake.run_file = run_file
+    monkeypatch.setitem(sys.modules, "gradcli.lang.run", fake)
+    assert runner.invoke(app, ["run", str(case_path("default_backward.py"))]).exit_code == 130

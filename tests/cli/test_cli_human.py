@@ -58,9 +58,9 @@ def test_error_panel(runner):
     assert "error: second_backward" in out
     assert "second_backward_file.py:6:1" in out  # line 6, first column
     assert "6 | y.backward()" in out
-    caret_line = next(l for l in out.splitlines() if l.strip().strip("│").strip() == "|   ^"
-                      or l.replace("│", "").strip() == "| ^")
-    assert caret_line
+    plain = [line.replace("│", " ").rstrip() for line in out.splitlines()]
+    i = next(i for i, line in enumerate(plain) if line.endswith("6 | y.backward()"))
+    assert plain[i + 1].endswith("| ^") and plain[i + 1].index("^") == plain[i].index("y.backward()")
     assert "hint:" in out and "retain_graph" in out
     assert out.rstrip().endswith("failed: second_backward at line 6")
 
