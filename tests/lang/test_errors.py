@@ -44,7 +44,8 @@ CASES = [
     ("y = 10.0 ** 400\n", "runtime", 1, 4, "OverflowError"),
     ("y = '%d' % 3\n", "unsupported", 1, 4, "printf-style"),
     ("y = 'abc'.encode\n", "unsupported", 1, 4, "'str.encode' is outside the gradcli language"),
-    ("@print\ndef f():\n    pass\n", "unsupported", 2, 0, "decorator"),
+    ("@print\ndef f():\n    pass\n", "unsupported", 1, 1, "decorator"),
+    ("def deco(fn):\n    return fn + 1\n@deco\ndef f():\n    pass\n", "type", 2, 11, "unsupported operand"),
     ("with 3:\n    pass\n", "type", 1, 0, "does not support the context manager protocol"),
     ("print(1, file=None, sep=3)\n", "type", 1, 0, "sep must be None or a string"),
 ]

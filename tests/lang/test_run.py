@@ -66,6 +66,13 @@ def test_bad_set_is_an_invocation_error(name, value):
     assert "--set" in str(ei.value)
 
 
+def test_bad_set_name_is_checked_before_the_file():
+    with pytest.raises(InvocationError):
+        run_file("x = = 1\n", "f.py", RunOptions(sets=[("not a name", "3")]))
+    with pytest.raises(InvocationError):
+        run_file("x = 1\n", "f.py", RunOptions(sets=[("__builtins__", "3")]))
+
+
 def test_set_requires_grad_at_binding(run):
     r = run("y = (w * w).sum()\ny.backward()\n", sets=[("w", "[1.0, 2.0]")], requires_grad=["w"])
     w = named(r)["w"]

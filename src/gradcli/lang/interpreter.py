@@ -815,26 +815,32 @@ class Compiler:
     def s_FunctionDef(self, node, scope):
         make = self.function(node, scope)
         store = self.store(ast.Name(id=node.name, ctx=ast.Store()), scope)
-        decos = [self.expr(d, scope) for d in node.decorator_list]
+        decos = [(self.expr(d, scope), self.pos(d)) for d in node.decorator_list]
         line, col = self.pos(node)
         P = position
         loc = (line, col) if line is not None else None
         fix = errmap.fix
+        add_frame = errmap.add_frame
 
         def def_(fr):
             P.loc = loc
             try:
-                dvals = [d(fr) for d in decos]
+                dvals = [(d(fr), where) for d, where in decos]
                 f = make(fr)
-                for d in reversed(dvals):
+            except Exception as e:
+                raise fix(e, line, col)
+            for d, (dline, dcol) in reversed(dvals):
+                try:
                     if type(d) is not UserFunction and not is_gradcli_object(d):
                         raise _err(
                             "unsupported", "a decorator must be a torch object (e.g. torch.no_grad()) or a function "
                             "defined in the file"
                         )
                     f = d(f)
-            except Exception as e:
-                raise fix(e, line, col)
+                except Exception as e:
+                    err = fix(e, dline, dcol)
+                    add_frame(err, dline, dcol)
+                    raise err
             store(fr, f)
 
         return def_

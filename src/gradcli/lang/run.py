@@ -244,8 +244,6 @@ class _Runner:
         g = self.g
         for name, text in self.options.sets:
             name = name.strip()
-            if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__"):
-                raise InvocationError(f"bad --set {name}={text}: expected NAME=VALUE with a Python name")
             try:
                 value = self.cli_value(text)
             except GradcliError as e:
@@ -328,6 +326,10 @@ class _Runner:
         return [(n, v) for n, v in g.items() if n not in PRELUDE_NAMES and isinstance(v, T)]
 
 
+def _valid_set_name(name: str) -> bool:
+    return name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("__")
+
+
 def _restore_recursion(old: int) -> None:
     import sys
 
@@ -371,6 +373,9 @@ def run_file(source: Union[str, bytes], filename: str, options: Optional[RunOpti
     exception is a bug in gradcli (the CLI maps it to exit status 70).
     """
     options = options if options is not None else RunOptions()
+    for name, text in options.sets:  # checked first, as the oracle checks its arguments
+        if not _valid_set_name(name.strip()):
+            raise InvocationError(f"bad --set {name}={text}: expected NAME=VALUE with a Python name")
     limits = DEFAULT_LIMITS.with_options(options)
     try:
         text: Optional[str] = decode_source(source, limits)
