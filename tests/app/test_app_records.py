@@ -105,3 +105,19 @@ def test_dumps_is_strict_json():
     with pytest.raises(ValueError):
         dumps({"a": [math.nan]})
     assert dumps({"a": [1, [2, 3]], "b": [{"c": None}]}) == '{\n  "a": [1, [2, 3]],\n  "b": [\n    {\n      "c": null\n    }\n  ]\n}'
+
+
+def test_trace_table_renders_events_generically():
+    from rich.console import Console
+
+    from gradcli.app.render.human import render_run
+
+    x, y, s = simple_chain()
+    events = [{"node": "SumBackward0", "grad_in": [x], "grads_out": [y]},
+              {"node": "MulBackward0", "grad_in": [y], "grads_out": [None, x]}]
+    res = result([("x", x)], trace=events)
+    con = Console(width=100, color_system=None, record=True, file=__import__("io").StringIO())
+    render_run(res, con, trace=True)
+    text = con.export_text()
+    assert "backward trace" in text and "SumBackward0" in text and "incoming gradient" in text
+    assert "outgoing gradients" in text and "[2., 4.]" in text and "None" in text

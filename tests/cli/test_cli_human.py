@@ -106,7 +106,7 @@ def test_unsupported_lists_no_tensor_table(runner):
 def test_trace_option_is_accepted(runner):
     r = runner.invoke(app, ["run", str(case_path("default_backward.py")), "--trace"])
     assert r.exit_code == 0
-    assert "tensors" in r.stdout
+    assert "tensors" in r.stdout and "backward trace" in r.stdout
 
 
 def test_piped_output_is_plain_text():

@@ -203,9 +203,11 @@ def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, 
             out.print(table)
     elif result.error is None or result.error.kind not in ("syntax", "unsupported"):
         out.print(Text("no tensors", style="dim"))
-    if trace and result.trace is not None:
+    if trace:
         if result.trace:
             out.print(trace_table(result.trace))
+        elif result.trace is None:
+            out.print(Text("backward trace: not recorded by this version of the engine", style="dim"))
         else:
             out.print(Text("backward trace: no backward pass ran", style="dim"))
     for w in result.warnings:
