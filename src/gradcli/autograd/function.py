@@ -440,6 +440,9 @@ class DelayedErrorNode(Node):
         self.msg = msg
         self.num_outputs = n
 
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
     def apply(self, grads: list) -> tuple:
         raise _runtime(self.msg)
 
