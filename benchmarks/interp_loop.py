@@ -48,6 +48,17 @@ def main() -> None:
         f"x = torch.ones(4)\nfor i in range({N}):\n    x = step(x)\n"
     )
     src_float = f"x = 1.0\nfor i in range({N}):\n    x = x * 1.0001\n"
+    steps = max(1, N // 20)
+    src_sgd = (
+        "w = torch.tensor([0.5, -0.5], requires_grad=True)\n"
+        "x = torch.tensor([1.0, 2.0])\ny = torch.tensor(3.0)\n"
+        f"for i in range({steps}):\n"
+        "    loss = ((w * x).sum() - y) ** 2\n"
+        "    loss.backward()\n"
+        "    with torch.no_grad():\n"
+        "        w -= 0.01 * w.grad\n"
+        "    w.grad.zero_()\n"
+    )
     opts = RunOptions()
     for text in (src, src_float):
         r = run_file(text, "bench.py", opts)
@@ -67,7 +78,21 @@ def main() -> None:
         for _ in range(N):
             x = x * 1.0001
 
+    def engine_sgd():
+        t = torch_ns
+        w = t.tensor([0.5, -0.5], requires_grad=True)
+        x = t.tensor([1.0, 2.0])
+        y = t.tensor(3.0)
+        for _ in range(steps):
+            loss = ((w * x).sum() - y) ** 2
+            loss.backward()
+            with t.no_grad():
+                w -= 0.01 * w.grad
+            w.grad.zero_()
+
     fns = {
+        "sgd": lambda: run_file(src_sgd, "bench.py", opts),
+        "engine_sgd": engine_sgd,
         "gradcli": lambda: run_file(src, "bench.py", opts),
         "def": lambda: run_file(src_def, "bench.py", opts),
         "float": lambda: run_file(src_float, "bench.py", opts),
@@ -99,6 +124,10 @@ def main() -> None:
         print("  CPython + PyTorch           (not installed)")
     else:
         print(f"  CPython + PyTorch           {t['torch'] * us:7.3f} us/iter")
+    sus = 1e6 / steps
+    print(f"SGD step loop ({steps:,} steps: forward, backward, no_grad update, zero_)")
+    print(f"  gradcli (run_file)          {t['sgd'] * sus:7.1f} us/step")
+    print(f"  engine only (Python loop)   {t['engine_sgd'] * sus:7.1f} us/step")
 
 
 if __name__ == "__main__":

@@ -13,18 +13,6 @@ from conftest import needs_engine
 
 # failing because of the engine, not the language (see the lang engineer's report)
 ENGINE_GAPS = {
-    "conformance/checkpoint/import_as_alias": "torch.utils.checkpoint.checkpoint missing",
-    "conformance/checkpoint/no_grad_inputs": "torch.utils.checkpoint.checkpoint missing",
-    "conformance/custom_function/gradcheck": "torch.autograd.Function missing",
-    "conformance/custom_function/print_grad_fn": "torch.autograd.Function missing",
-    "conformance/custom_function/straight_through": "torch.autograd.Function missing",
-    "conformance/functional/gradcheck_composite": "torch.autograd.gradcheck missing",
-    "conformance/functional/jacobian_elementwise": "torch.autograd.functional.jacobian missing",
-    "conformance/functional/jacobian_matrix_function": "torch.autograd.functional.jacobian missing",
-    "conformance/ops/activations_grad_fn_names": "F activations missing",
-    "conformance/ops/loss_cross_entropy_nll": "F losses missing",
-    "conformance/ops/loss_mse_l1": "F losses missing",
-    "conformance/ops/softmax_method_dim0": "Tensor.softmax missing",
     "lang_cases/unpack_tensor_loop": "Tensor.__iter__ should unbind (UnbindBackward0), not select",
 }
 
