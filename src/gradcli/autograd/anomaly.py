@@ -127,7 +127,7 @@ def _has_nan(g: Any) -> bool:
 def _error_detected(node: Any) -> None:
     line = getattr(node, "_line", None)
     where = f"\n  line {line} of the file" if line is not None else "\n  (not recorded)"
-    warn("other", f"Error detected in {node.name()}. Traceback of forward call that caused the error:{where}")
+    warn("other", f"Error detected in {_name(node)}. Traceback of forward call that caused the error:{where}")
 
 
 def apply_checked(node: Any, grads: list) -> tuple:
@@ -148,11 +148,16 @@ def apply_checked(node: Any, grads: list) -> tuple:
             if g is not None and _has_nan(g):
                 _error_detected(node)
                 raise error_class("runtime")(
-                    f"Function '{node.name()}' returned nan values in its {i}th output.",
+                    f"Function '{_name(node)}' returned nan values in its {i}th output.",
                     "A backward formula produced NaN (e.g. 0/0, log(0) * 0, sqrt at 0); the warning names the "
                     "forward line of that operation.",
                 )
     return outs
+
+
+def _name(node: Any) -> str:
+    # through the class: a custom Function's ctx may shadow ``name`` with a user attribute
+    return type(node).name(node)
 
 
 def _is_control_flow(e: BaseException) -> bool:

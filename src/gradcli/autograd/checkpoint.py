@@ -180,7 +180,8 @@ class _Frame:
         self.recompute_ctx = recompute_ctx
         self.rng = _rng_state(preserve)
         self.inputs: list = []  # (position, SavedTensor) of the tensor args, version-checked at recompute
-        self.holders: list = []  # SavedTensors dropped by this frame, in the order they were saved
+        self.holders: list = []  # SavedTensors dropped by this frame, in the order they were saved (forward only)
+        self.meta: list = []  # (shape, dtype) of each dropped tensor, in that order
         self.recomputed: dict = {}  # graph task id -> SavedTensors saved by the recomputation
 
     def pack(self, s: SavedTensor) -> None:
@@ -191,15 +192,17 @@ class _Frame:
             shape = s.shape
             dtype = s._dtype if s._is_output else s._tensor._dtype
             s._ckpt = _Holder(self, i, shape, dtype)
+            self.meta.append((shape, dtype))
             if s._is_output:
                 s._data = None  # the value is dropped; the input case keeps only the tensor's identity
+        self.holders = []  # no frame <-> SavedTensor reference cycle
 
     def recompute(self, gid: int, node: Node) -> list:
         args = list(self.args)
         for pos, s in self.inputs:
             args[pos] = s.unpack(node)  # inplace_modified if an input changed since the forward
         rec: list = []
-        n = len(self.holders)
+        n = len(self.meta)
         early = self.early_stop
 
         def hook(s: SavedTensor) -> None:
@@ -239,18 +242,17 @@ class _Frame:
     def _check(self, rec: list) -> None:
         if self.determinism_check == "none":
             return
-        if len(rec) != len(self.holders):
+        if len(rec) != len(self.meta):
             raise CheckpointError(
                 "torch.utils.checkpoint: A different number of tensors was saved during the original forward and "
-                f"recomputation.\nNumber of tensors saved during forward: {len(self.holders)}\n"
+                f"recomputation.\nNumber of tensors saved during forward: {len(self.meta)}\n"
                 f"Number of tensors saved during recomputation: {len(rec)}.\n{_DEBUG_TIP}")
         diffs = ""
-        for idx, (h, r) in enumerate(zip(self.holders, rec)):
-            info = h._ckpt
+        for idx, ((shape, dtype), r) in enumerate(zip(self.meta, rec)):
             r_dtype = r._dtype if r._is_output else r._tensor._dtype
-            if tuple(info.shape) != tuple(r.shape) or info.dtype is not r_dtype:
+            if tuple(shape) != tuple(r.shape) or dtype is not r_dtype:
                 diffs += (f"tensor at position {idx}:\n"
-                          f"saved metadata: {_meta_str(info.shape, info.dtype)}\n"
+                          f"saved metadata: {_meta_str(shape, dtype)}\n"
                           f"recomputed metadata: {_meta_str(r.shape, r_dtype)}\n")
         if diffs:
             raise CheckpointError("torch.utils.checkpoint: Recomputed values for the following tensors have "

@@ -397,6 +397,8 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, outputs: Any, is_exec: b
     else:
         d["_processed"] = True
         node._saved = tuple(t if isinstance(t, Tensor) else None for t in (d.get("to_save") or ()))
+    for name in ("to_save", "dirty_tensors", "non_differentiable"):  # cleared as PyTorch does (no cycles)
+        d.pop(name, None)
     return tuple(result) if is_tuple else result[0]
 
 
