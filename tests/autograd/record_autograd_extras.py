@@ -24,8 +24,9 @@ import json
 import math
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 DATA = Path(__file__).with_name("data")
 
@@ -104,7 +105,7 @@ def _is_tensor(v: Any) -> bool:
     return type(v).__name__ in ("Tensor", "Parameter") and hasattr(v, "grad_fn") and hasattr(v, "tolist")
 
 
-def _grad_fn_name(fn: Any) -> Optional[str]:
+def _grad_fn_name(fn: Any) -> str | None:
     return None if fn is None else type(fn).__name__
 
 
@@ -1448,8 +1449,8 @@ def main(argv: list[str]) -> int:
     import warnings
 
     import torch
-    import torch.nn.functional  # noqa: F401
-    import torch.utils.checkpoint  # noqa: F401
+    import torch.nn.functional
+    import torch.utils.checkpoint
 
     @contextlib.contextmanager
     def capture():

@@ -10,7 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-import record_autograd_extras as rec  # noqa: E402
+import record_autograd_extras as rec
 
 CASES = rec.load("checkpoint")
 
@@ -24,8 +24,8 @@ def test_matches_pytorch(case):
 
 # --- gradcli's own surface: what `gradcli graph --show-saved` reads --------------------------------
 
-from gradcli.api import make_globals  # noqa: E402
-from gradcli.autograd import checkpoint as ckpt  # noqa: E402
+from gradcli.api import make_globals
+from gradcli.autograd import checkpoint as ckpt
 
 torch = make_globals()["torch"]
 

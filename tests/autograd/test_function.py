@@ -16,11 +16,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-import record_autograd_extras as rec  # noqa: E402
+import record_autograd_extras as rec
 
-from gradcli.api import make_globals  # noqa: E402
-from gradcli.autograd import function as fn_mod  # noqa: E402
-from gradcli.errors import GradcliError  # noqa: E402
+from gradcli.api import make_globals
+from gradcli.autograd import function as fn_mod
+from gradcli.errors import GradcliError
 
 CASES = rec.load("function")
 

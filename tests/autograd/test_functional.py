@@ -10,7 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-import record_autograd_extras as rec  # noqa: E402
+import record_autograd_extras as rec
 
 CASES = rec.load("functional")
 

@@ -10,7 +10,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "src"))
 
-import record_autograd_extras as rec  # noqa: E402
+import record_autograd_extras as rec
 
 CASES = rec.load("gradcheck")
 
@@ -24,10 +24,10 @@ def test_matches_pytorch(case):
 
 # --- numeric_vs_analytic (the library side of `gradcli check`): mathematics ---------------------------
 
-import math  # noqa: E402
+import math
 
-from gradcli.api import make_globals  # noqa: E402
-from gradcli.autograd.gradcheck import numeric_vs_analytic  # noqa: E402
+from gradcli.api import make_globals
+from gradcli.autograd.gradcheck import numeric_vs_analytic
 
 torch = make_globals()["torch"]
 

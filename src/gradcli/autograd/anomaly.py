@@ -28,15 +28,23 @@ import numpy as np
 
 from ..errors import GradcliError, error_class, warn
 
-__all__ = ["state", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled",
-           "is_anomaly_check_nan_enabled", "set_anomaly_enabled", "apply_checked", "reset"]
+__all__ = [
+    "apply_checked",
+    "detect_anomaly",
+    "is_anomaly_check_nan_enabled",
+    "is_anomaly_enabled",
+    "reset",
+    "set_anomaly_enabled",
+    "set_detect_anomaly",
+    "state",
+]
 
 _ENABLED_MSG = ("Anomaly Detection has been enabled. This mode will increase the runtime and should only be "
                 "enabled for debugging.")
 
 
 class _State:
-    __slots__ = ("enabled", "check_nan")
+    __slots__ = ("check_nan", "enabled")
 
     def __init__(self) -> None:
         self.enabled = False
@@ -75,7 +83,7 @@ class detect_anomaly:
     ``other``) when constructed, as PyTorch does.
     """
 
-    _gradcli_public = frozenset()
+    _gradcli_public: frozenset = frozenset()
 
     def __init__(self, check_nan: bool = True) -> None:
         self.prev = state.enabled
@@ -86,9 +94,8 @@ class detect_anomaly:
     def __enter__(self) -> None:
         set_anomaly_enabled(True, self.check_nan)
 
-    def __exit__(self, *args: object) -> bool:
+    def __exit__(self, *args: object) -> None:
         set_anomaly_enabled(self.prev, self.prev_check_nan)
-        return False
 
     def __repr__(self) -> str:
         return "<torch.autograd.anomaly_mode.detect_anomaly object>"
@@ -97,7 +104,7 @@ class detect_anomaly:
 class set_detect_anomaly:
     """torch.autograd.set_detect_anomaly(mode, check_nan=True): on or off now; a ``with`` block restores."""
 
-    _gradcli_public = frozenset()
+    _gradcli_public: frozenset = frozenset()
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
         if not isinstance(mode, bool):
@@ -109,9 +116,8 @@ class set_detect_anomaly:
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, *args: object) -> bool:
+    def __exit__(self, *args: object) -> None:
         set_anomaly_enabled(self.prev, self.prev_check_nan)
-        return False
 
     def __repr__(self) -> str:
         return "<torch.autograd.anomaly_mode.set_detect_anomaly object>"

@@ -36,7 +36,8 @@ must let pass through user code unchanged.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import error_class, warn
 from . import engine, grad_mode, graph
@@ -44,7 +45,7 @@ from .function import Function
 from .graph import Node, SavedTensor, accumulate_grad_node
 from .tensor import Tensor
 
-__all__ = ["checkpoint", "CheckpointFunction", "CheckpointError", "StopRecomputation", "checkpoint_sequential"]
+__all__ = ["CheckpointError", "CheckpointFunction", "StopRecomputation", "checkpoint", "checkpoint_sequential"]
 
 _mode = grad_mode.state
 
@@ -111,10 +112,9 @@ class _fork_rng:
             self.saved = self.gen.get_state()
             self.gen.set_state(self.state)
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> None:
         if self.gen is not None:
             self.gen.set_state(self.saved)
-        return False
 
 
 def _rng_state(preserve: bool) -> Any:
@@ -128,9 +128,9 @@ def _rng_state(preserve: bool) -> Any:
 class _Holder:
     """What a dropped SavedTensor keeps: its frame, its index there, and its metadata (no values)."""
 
-    __slots__ = ("frame", "index", "shape", "dtype")
+    __slots__ = ("dtype", "frame", "index", "shape")
 
-    def __init__(self, frame: "_Frame", index: int, shape: tuple, dtype: Any) -> None:
+    def __init__(self, frame: _Frame, index: int, shape: tuple, dtype: Any) -> None:
         self.frame = frame
         self.index = index
         self.shape = shape
@@ -291,7 +291,7 @@ def _mark_region(outputs: Any, start_seq: int) -> None:
         stack.extend(nx for nx, _ in n.next_functions if nx is not None)
 
 
-def _checkpoint_without_reentrant(fn: Callable, preserve: bool, context_fn: Optional[Callable],
+def _checkpoint_without_reentrant(fn: Callable, preserve: bool, context_fn: Callable | None,
                                   determinism_check: str, early_stop: bool, args: tuple, kwargs: dict) -> Any:
     if determinism_check not in ("default", "none"):
         raise _runtime(f"determinism_check should be one of ['default', 'none'], but got {determinism_check}")
@@ -409,8 +409,8 @@ class CheckpointFunction(Function):
 # --- the public function ------------------------------------------------------------------------------
 
 
-def checkpoint(function: Callable, *args: Any, use_reentrant: Optional[bool] = None,
-               context_fn: Optional[Callable] = None, determinism_check: str = "default", debug: bool = False,
+def checkpoint(function: Callable, *args: Any, use_reentrant: bool | None = None,
+               context_fn: Callable | None = None, determinism_check: str = "default", debug: bool = False,
                early_stop: bool = True, **kwargs: Any) -> Any:
     """torch.utils.checkpoint.checkpoint(function, *args, use_reentrant=...): trade compute for memory.
 
@@ -432,7 +432,7 @@ def checkpoint(function: Callable, *args: Any, use_reentrant: Optional[bool] = N
                                          kwargs)
 
 
-def checkpoint_sequential(functions: Any, segments: int, input: Any, use_reentrant: Optional[bool] = None,
+def checkpoint_sequential(functions: Any, segments: int, input: Any, use_reentrant: bool | None = None,
                           **kwargs: Any) -> Any:
     """torch.utils.checkpoint.checkpoint_sequential for a list of functions: checkpoint each segment."""
     if use_reentrant is None:

@@ -49,7 +49,8 @@ from __future__ import annotations
 
 import functools
 import inspect
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -58,8 +59,14 @@ from . import grad_mode
 from .graph import Node, SavedTensor, accumulate_grad_node, collect_edge
 from .tensor import Tensor
 
-__all__ = ["Function", "FunctionMeta", "BackwardCFunction", "once_differentiable", "make_function_class",
-           "InplaceFunction"]
+__all__ = [
+    "BackwardCFunction",
+    "Function",
+    "FunctionMeta",
+    "InplaceFunction",
+    "make_function_class",
+    "once_differentiable",
+]
 
 _mode = grad_mode.state
 
@@ -77,7 +84,7 @@ _CTX_API = frozenset({
 _READ_ONLY = frozenset({"saved_tensors", "next_functions", "metadata", "saved_variables"})
 
 
-def _runtime(msg: str, hint: Optional[str] = None):
+def _runtime(msg: str, hint: str | None = None):
     return error_class("runtime")(msg, hint)
 
 
@@ -170,8 +177,8 @@ class BackwardCFunction(Node):
 
     def _user_backward(self) -> Callable:
         cls = self._forward_cls
-        backward_fn = getattr(cls, "backward")
-        vjp_fn = getattr(cls, "vjp")
+        backward_fn = cls.backward
+        vjp_fn = cls.vjp
         has_backward = backward_fn is not Function.backward
         has_vjp = vjp_fn is not Function.vjp
         if has_backward and has_vjp:
@@ -317,7 +324,7 @@ def _bind_default_args(func: Callable, args: tuple, kwargs: dict) -> tuple:
     return bound.args, bound.kwargs
 
 
-def _apply(cls: type, args: tuple, kwargs: dict, has_setup: bool) -> Any:
+def _apply(cls: Any, args: tuple, kwargs: dict, has_setup: bool) -> Any:
     node = cls._backward_cls()
     d = node.__dict__
     is_tensor = tuple(isinstance(a, Tensor) for a in args)
@@ -362,8 +369,8 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, outputs: Any, is_exec: b
             warn("other", "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have "
                           "been mutated should be passed to ctx.mark_dirty().")
     d["num_outputs"] = len(outs)
-    result = []
-    meta = []
+    result: list = []
+    meta: list = []
     for i, o in enumerate(outs):
         if not isinstance(o, Tensor):
             result.append(o)
@@ -416,7 +423,7 @@ def _view_as_self(t: Tensor) -> Tensor:
 
 def _save_variables(node: BackwardCFunction) -> None:
     d = node.__dict__
-    saved = []
+    saved: list = []
     for i, t in enumerate(d.get("to_save") or ()):
         if t is None:
             saved.append(None)
@@ -476,9 +483,9 @@ def once_differentiable(fn: Callable) -> Callable:
         outs = outputs if type(outputs) is tuple else (outputs,)
         err = Error("trying to differentiate twice a function that was marked with @once_differentiable",
                     len(outs))
-        edges = []
-        metas = []
-        wrapped = []
+        edges: list = []
+        metas: list = []
+        wrapped: list = []
         for i, v in enumerate(outs):
             if not isinstance(v, Tensor):
                 edges.append((None, 0))

@@ -24,13 +24,14 @@ NotImplementedError), ``assertion`` (its AssertionError) or TypeError.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import error_class
 from . import engine, grad_mode
 from .tensor import Tensor
 
-__all__ = ["vjp", "jvp", "jacobian", "hessian", "hvp", "vhp"]
+__all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
 _mode = grad_mode.state
 
@@ -59,7 +60,7 @@ def _as_tuple_nocheck(x: Any) -> tuple:
     return (x,)
 
 
-def _as_tuple(inp: Any, arg_name: Optional[str] = None, fn_name: Optional[str] = None):
+def _as_tuple(inp: Any, arg_name: str | None = None, fn_name: str | None = None):
     if arg_name is None and fn_name is None:
         return _as_tuple_nocheck(inp)
     is_inp_tuple = True
@@ -158,8 +159,8 @@ def _check_requires_grad(inputs: tuple, input_type: str, strict: bool) -> None:
                            "be computed in a differentiable manner from the input when running in strict mode.")
 
 
-def _autograd_grad(outputs: tuple, inputs: tuple, grad_outputs: Optional[tuple] = None, create_graph: bool = False,
-                   retain_graph: Optional[bool] = None) -> tuple:
+def _autograd_grad(outputs: tuple, inputs: tuple, grad_outputs: tuple | None = None, create_graph: bool = False,
+                   retain_graph: bool | None = None) -> tuple:
     """autograd.grad that skips outputs not requiring grad (None when none is left), allow_unused=True."""
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
@@ -216,9 +217,8 @@ class _grad_state:
         self.prev = _mode.enabled
         _mode.enabled = self.enabled
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> None:
         _mode.enabled = self.prev
-        return False
 
 
 # --- public API ------------------------------------------------------------------------------------

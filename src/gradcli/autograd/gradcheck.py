@@ -40,8 +40,9 @@ exactly as ``torch.testing.make_tensor(low=-1, high=1)`` does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Optional
+from typing import Any
 
 import numpy as np
 
@@ -50,8 +51,15 @@ from . import engine, grad_mode
 from .graph import Node, collect_edge
 from .tensor import Tensor
 
-__all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "numeric_vs_analytic", "InputCheck",
-           "numerical_jacobian", "analytical_jacobian"]
+__all__ = [
+    "GradcheckError",
+    "InputCheck",
+    "analytical_jacobian",
+    "gradcheck",
+    "gradgradcheck",
+    "numeric_vs_analytic",
+    "numerical_jacobian",
+]
 
 _mode = grad_mode.state
 
@@ -116,9 +124,8 @@ class _no_grad_block:
         self.prev = _mode.enabled
         _mode.enabled = False
 
-    def __exit__(self, *exc: object) -> bool:
+    def __exit__(self, *exc: object) -> None:
         _mode.enabled = self.prev
-        return False
 
 
 def _wrap(data: np.ndarray, dtype) -> Tensor:
@@ -391,7 +398,7 @@ def gradcheck(func: Callable, inputs: Any, *, eps: float = 1e-6, atol: float = 1
               raise_exception: bool = True, nondet_tol: float = 0.0, check_undefined_grad: bool = True,
               check_grad_dtypes: bool = False, check_batched_grad: bool = False,
               check_batched_forward_grad: bool = False, check_forward_ad: bool = False,
-              check_backward_ad: bool = True, fast_mode: bool = False, masked: Optional[bool] = None) -> bool:
+              check_backward_ad: bool = True, fast_mode: bool = False, masked: bool | None = None) -> bool:
     """Compare backward's gradients of ``func`` at ``inputs`` with central finite differences.
 
     inputs: a Tensor or a tuple/list of values (the Tensors that require grad are
