@@ -3,47 +3,61 @@
 After ``manual_seed(n)`` the values of ``randn``, ``rand``, ``randint``,
 ``normal_`` and ``uniform_`` are exactly the ones PyTorch 2.13 computes on a CPU
 (an x86-64 build, the reference platform of SPEC §1), for every size, dtype and
-sequence of calls.  The algorithms follow PyTorch's own sources:
+sequence of calls, and each call consumes exactly as many words of the stream.
+The algorithms follow PyTorch's own sources:
 
 * ``aten/src/ATen/core/MT19937RNGEngine.h`` -- the 32-bit Mersenne Twister
   (``init_with_uint32``: only the low 32 bits of the seed reach the state;
   ``next_state`` twist; tempering).  :class:`_PureMT19937` is a numpy version
   whose twist runs in three vectorised slices of 227/227/169 words plus the
-  last word; the hot path hands the very same state to numpy's
-  ``numpy.random.MT19937`` (through its public ``state`` and ``random_raw``),
-  which runs the standard algorithm in C.  Both produce the same words.
+  last word, with vectorised tempering; the hot path hands the very same state
+  to numpy's ``numpy.random.MT19937`` (public ``state`` / ``random_raw``),
+  which runs the standard algorithm in C, about 25 times faster.  Both produce
+  the same words (checked at import and by the tests).
 * ``aten/src/ATen/CPUGeneratorImpl.cpp`` -- ``random()`` is one 32-bit word,
   ``random64()`` two words, the first one the high half
-  (``detail::make64BitsFrom32Bits``); ``set_current_seed`` clears the cached
-  normal sample.
+  (``detail::make64BitsFrom32Bits``); ``set_current_seed`` keeps the 64-bit
+  seed for ``initial_seed()`` and clears the cached normal sample.
 * ``aten/src/ATen/core/TransformationHelper.h`` -- ``uniform_real``:
   ``(val & (2**digits - 1)) * 2**-digits`` (24 bits of one word for float32,
-  53 bits of a 64-bit draw for float64, 11 bits for float16), then
-  ``x * (to - from) + from``; ``uniform_int_from_to``: ``val % range + base``.
-* ``aten/src/ATen/core/DistributionsHelper.h`` -- ``uniform_int_from_to_distribution``
-  (a 64-bit draw only when ``range >= 2**32`` and the dtype is int64/float/double),
-  ``normal_distribution<double>`` (Box-Muller on two 53-bit uniforms,
-  ``r = sqrt(-2 log1p(-u2))``, ``theta = 2 pi u1``, ``r cos(theta)`` returned and
-  ``r sin(theta)`` cached in the generator for the next call).
-* ``aten/src/ATen/native/cpu/DistributionTemplates.h`` (+ ``DistributionKernels.cpp``)
-  -- ``normal_kernel``: a contiguous tensor with ``numel >= 16`` is filled with
-  uniforms, then transformed 16 at a time (``normal_fill_16``: the first 8 give
-  the radius, the last 8 the angle); when ``numel % 16 != 0`` the last 16
-  values are drawn again and recomputed.  float32 uses ``normal_fill_AVX2``
-  (the AVX2 kernel is used on AVX2 and AVX-512 machines alike), whose
-  ``log256_ps`` / ``sincos256_ps`` come from ``native/cpu/avx_mathfun.h``
-  (cephes polynomials) and end in ``_mm256_fmadd_ps(n, std, mean)``.  Smaller
-  or non-contiguous tensors use ``normal_distribution<double>`` element by
-  element, in memory order.  ``uniform_kernel`` and ``random_from_to_kernel``
-  are serial loops in memory order.
+  53 bits of a 64-bit draw for float64), then ``x * (to - from) + from``;
+  ``uniform_int_from_to``: ``(val % range) + base`` in uint64 arithmetic.
+* ``aten/src/ATen/core/DistributionsHelper.h`` --
+  ``uniform_int_from_to_distribution`` (a 64-bit draw when ``range >= 2**28``,
+  the open-source build's threshold, for every dtype), ``normal_distribution<double>``
+  (Box-Muller on two 53-bit uniforms, ``r = sqrt(-2 log1p(-u2))``,
+  ``theta = 2 pi u1``; ``r cos(theta)`` is returned and ``r sin(theta)`` cached
+  in the generator for the next call).
+* ``aten/src/ATen/native/DistributionTemplates.h`` -- argument checks,
+  ``update_from`` / ``update_to`` for ``randint`` into floating dtypes, the
+  ``[from, to)`` bounds of ``uniform_``.
+* ``aten/src/ATen/native/cpu/DistributionTemplates.h`` (+ ``DistributionKernels.cpp``,
+  ``native/cpu/avx_mathfun.h``) -- ``normal_kernel``: a contiguous tensor with
+  ``numel >= 16`` is filled with uniforms, then transformed 16 at a time (the
+  first 8 give the radius ``sqrt(-2 log(1 - u))``, the last 8 the angle
+  ``2 pi u``); when ``numel % 16 != 0`` the last 16 values are drawn again and
+  recomputed.  float32 uses ``normal_fill_AVX2`` (the AVX2 kernel serves AVX2
+  and AVX-512 machines alike) with ``log256_ps`` / ``sincos256_ps`` (cephes
+  polynomials) and ``_mm256_fmadd_ps(n, std, mean)``; float64 uses
+  ``normal_fill`` with libm's ``log``/``cos``/``sin``.  Smaller or non-contiguous
+  tensors use ``normal_distribution<double>`` element by element, in memory
+  order.  ``uniform_kernel`` and ``random_from_to_kernel`` are serial loops in
+  memory order.
 
-Floating-point details that matter for bit-exactness (found by checking
-against PyTorch 2.13 itself, and documented where they are used):
-PyTorch is built with GCC's default ``-ffp-contract=fast``, so ``x * (to - from)
-+ from``, ``val * std + mean`` and most multiply-adds inside ``avx_mathfun.h``
-are fused multiply-adds; this module emulates each fused operation exactly
-(see :func:`_fma64`, :func:`_fma_to_f32`).  The float32 log/sin/cos emulation
-was verified against an exact reference for all 2**24 possible inputs.
+Details established by checking against PyTorch 2.13 itself (and pinned by
+tests/autograd/test_random.py):
+
+* PyTorch is built with GCC's default ``-ffp-contract=fast``: ``x * (to - from) + from``,
+  ``val * std + mean`` and most multiply-adds inside ``avx_mathfun.h`` are fused
+  multiply-adds.  Each one is emulated exactly here (:func:`_fma64`,
+  :func:`_fma_to_f32`; the float32 kernel was compared with a plain transcription
+  using exact fmaf for all 2**24 possible inputs).
+* ``uniform_`` never returns ``to``: a value that rounds up to ``to`` becomes
+  ``from``.
+* float16 (Half) ``rand``/``uniform_`` compute in float (24-bit uniforms) and
+  round to Half, then apply the rule above with ``to`` rounded to Half; float16
+  ``randn``/``normal_`` with ``numel >= 16`` run the float32 AVX2 kernel and round
+  its results, drawing only whole blocks before the tail block.
 
 Everything here is numpy + the standard library; torch is never imported.
 """
@@ -51,17 +65,17 @@ Everything here is numpy + the standard library; torch is never imported.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Optional, Sequence, Union
 
 import numpy as np
 
 __all__ = [
+    "DEFAULT_SEED",
     "Generator",
     "default_generator",
-    "manual_seed",
     "initial_seed",
-    "DEFAULT_SEED",
+    "manual_seed",
 ]
 
 #: The seed of a fresh ``torch.Generator()`` (``default_rng_seed_val`` in c10).
@@ -80,7 +94,7 @@ _I64 = np.int64
 _U32 = np.uint32
 _U64 = np.uint64
 
-Shape = Union[int, Sequence[int]]
+Shape = int | Sequence[int]
 
 
 # --------------------------------------------------------------------------------------
@@ -124,15 +138,16 @@ def _dtype_name(dtype) -> str:
         name = getattr(dtype, "name", None)
         if not isinstance(name, str):
             name = np.dtype(dtype).name
-    if name.startswith("torch."):
-        name = name[6:]
+    name = name.removeprefix("torch.")
     return _DTYPE_ALIASES.get(name, name)
 
 
 def _shape_tuple(shape: Shape) -> tuple:
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
+    dims = (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(s) for s in shape)
+    for d in dims:
+        if d < 0:
+            raise _error(f"Trying to create tensor with negative dimension {d}: {list(dims)}")
+    return dims
 
 
 # --------------------------------------------------------------------------------------
@@ -233,7 +248,7 @@ def _numpy_mt_works() -> bool:
         ref = _PureMT19937(_seed_key(5489), _N)
         a, b = eng.raw(1300), ref.raw(1300)
         return a.dtype == _U64 and bool(np.array_equal(a, b)) and int(a[0]) == 3499211612
-    except Exception:  # pragma: no cover - exotic numpy
+    except (AttributeError, TypeError, ValueError, KeyError):  # pragma: no cover - exotic numpy
         return False
 
 
@@ -341,23 +356,11 @@ def _fma_to_f32(a, b, c) -> np.ndarray:
         return s.astype(_F32)
 
 
-def _fma_scalar(x: float, std: float, mean: float) -> float:
-    """Correctly rounded ``x * std + mean`` for Python floats."""
-    if std == 1.0 and mean == 0.0:
-        return x + 0.0
-    if not (math.isfinite(x) and math.isfinite(std) and math.isfinite(mean)):
-        return x * std + mean
-    try:
-        return float(Fraction(x) * Fraction(std) + Fraction(mean))
-    except OverflowError:
-        return x * std + mean
-
-
 # --------------------------------------------------------------------------------------
 # libm agreement (float64 log / log1p / sin / cos)
 # --------------------------------------------------------------------------------------
 
-_LIBM_OK: Optional[bool] = None
+_LIBM_OK: bool | None = None
 
 
 def _numpy_matches_libm() -> bool:
@@ -410,7 +413,7 @@ _TWO_PI_F = _F32(2.0 * math.pi)  # _mm256_set1_ps(2.0f * c10::pi<double>)
 _THETA_SCALE = _F32(_TWO_PI_F * _F32(2.0 ** -24))  # exact: theta = k * 2**-24 * two_pi
 _MASK24 = _U64(0xFFFFFF)
 
-_F32_CHUNK_PAIRS = 16384  # (radius, angle) pairs per vectorised step: keeps the work arrays in cache
+_F32_CHUNK_PAIRS = 32768  # (radius, angle) pairs per vectorised step: work arrays stay in L2
 
 
 class _F32Work:
@@ -448,13 +451,12 @@ def _avx2_radius(w: _F32Work, jf: np.ndarray, r_out: np.ndarray) -> None:  # use
     np.add(ia, ic, out=ia)
     np.subtract(ia, 150, out=ia)                   # e = exponent(u1) + 1 (- 1): jf's exponent - 127 - 24 + 1
     np.copyto(e, ia, casting="unsafe")
-    np.add(ib, 0x800000, out=ia)
-    np.bitwise_and(ia, ic, out=ia)
-    np.subtract(ib, 0x800000, out=ib)
-    np.add(ib, ia, out=ib)                         # x * 2**24: m - 2**23 or 2 * m (exact in float32)
-    np.copyto(x64, ib, casting="unsafe")
-    np.multiply(x64, 2.0 ** -24, out=x64)
-    np.copyto(x, x64, casting="same_kind")
+    # x = xm - 1 (+ xm where mantissa < SQRTHF), xm = the mantissa as a float in [0.5, 1)
+    np.bitwise_or(ib, 0x3F000000, out=ib)          # bits of xm
+    np.subtract(ib.view(_F32), _F32(1.0), out=x)   # xm - 1 (exact)
+    np.bitwise_and(ib, ic, out=ib)                 # xm where the mask is set, else +0.0
+    np.add(x, ib.view(_F32), out=x)                # (xm - 1) + xm, rounded as in log256_ps
+    np.copyto(x64, x)
     # polynomial: y = p0; y = fma(y, x, p_k) for k = 1..8
     np.multiply(x64, _LOG_P[0], out=t)
     np.add(t, _LOG_P[1], out=t)
@@ -698,12 +700,15 @@ class Generator:
     def __init__(self, seed: int = DEFAULT_SEED) -> None:
         self._seed = 0
         self._engine = None
-        self._next_double_normal: Optional[float] = None
+        self._next_double_normal: float | None = None
         self.manual_seed(seed)
+
+    def __repr__(self) -> str:
+        return "<torch._C.Generator object>"
 
     # -- state ------------------------------------------------------------------------
 
-    def manual_seed(self, seed: int) -> "Generator":
+    def manual_seed(self, seed: int) -> Generator:
         """Reseed (``CPUGeneratorImpl::set_current_seed``); returns self.
 
         The whole 64-bit seed is kept for :meth:`initial_seed`; the Mersenne
@@ -723,7 +728,7 @@ class Generator:
         key, pos = self._engine.get_state()
         return (self._seed, key, pos, self._next_double_normal)
 
-    def set_state(self, state: tuple) -> "Generator":
+    def set_state(self, state: tuple) -> Generator:
         """Restore a snapshot taken with :meth:`get_state`; returns self."""
         seed, key, pos, nxt = state
         self._seed = int(seed)
@@ -731,7 +736,7 @@ class Generator:
         self._next_double_normal = nxt
         return self
 
-    def clone(self) -> "Generator":
+    def clone(self) -> Generator:
         """An independent generator in the same state."""
         g = Generator.__new__(Generator)
         g._engine = None
@@ -847,22 +852,20 @@ class Generator:
         if name not in _FLOAT_DTYPES:
             raise _error(f'"check_uniform_bounds" not implemented for \'{_TORCH_NAMES.get(name, name)}\'')
         frm, to = float(a), float(b)
-        if name == "float16" and not (abs(frm) <= 65504.0 and abs(to) <= 65504.0):
-            raise _error(f"{'from' if not abs(frm) <= 65504.0 else 'to'} is out of bounds for c10::Half")
-        if name == "float32":
-            fmax = float(np.finfo(_F32).max)
-            for label, v in (("from", frm), ("to", to)):
-                if math.isfinite(v) and abs(v) > fmax:
-                    raise _error(f"{label} is out of bounds for float")
+        fmax = float(np.finfo(np.dtype(name)).max)
+        cname = {"float16": "c10::Half", "float32": "float", "float64": "double"}[name]
+        for label, v in (("from", frm), ("to", to)):
+            if not -fmax <= v <= fmax:
+                raise _error(f"{label} is out of bounds for {cname}")
         if not frm <= to:
             raise _error(f"uniform_ expects to return a [from, to) range, but found from={_fmt(frm)} > to={_fmt(to)}")
+        if not to - frm <= fmax:
+            raise _error(f"uniform_ expects to-from <= std::numeric_limits<{_TORCH_NAMES[name]}>::max(), but found "
+                         f"to={_fmt(to)} and from={_fmt(frm)} which result in to-from to exceed the limit")
         size = out.size
         if size == 0:
             return
         if name == "float64":
-            if to - frm > np.finfo(_F64).max:
-                raise _error("uniform_ expects to-from <= std::numeric_limits<Double>::max(), but found "
-                             f"to={_fmt(to)} and from={_fmt(frm)} which result in to-from to exceed the limit")
             x = _uniform53(self._raw, size)
             if frm == 0.0 and to == 1.0:
                 vals = x
@@ -873,10 +876,7 @@ class Generator:
             # float32, and float16 computed in float (opmath) then rounded
             f32, t32 = _F32(frm), _F32(to)
             with np.errstate(over="ignore"):
-                rng = t32 - f32
-            if name == "float32" and not np.isfinite(rng):
-                raise _error("uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found "
-                             f"to={_fmt(to)} and from={_fmt(frm)} which result in to-from to exceed the limit")
+                rng = t32 - f32                               # float arithmetic (inf is possible for Half)
             vals = _uniform24(self._raw, size)
             if not (f32 == 0.0 and t32 == 1.0):
                 vals = _fma_to_f32(vals, rng, f32)
