@@ -279,7 +279,7 @@ for cid, expr in [
     ("log_softmax/method", "x.log_softmax(dim=1)"),
     ("softmax/implicit", "F.softmax(x)"), ("log_softmax/implicit", "F.log_softmax(x)"),
 ]:
-    case(f"act/{cid}", f"x = {ACT_X}\ny = {expr}", "x", double=cid in ("gelu", "gelu/tanh", "softplus", "silu",
+    case(f"act/{cid}", f"x = {ACT_X}\ny = {expr}", "x", double=cid in ("gelu", "gelu/tanh", "softplus", "silu", "relu",
                                                                          "softmax/dim1", "log_softmax/dim0",
                                                                          "leaky_relu/0.2"))
 case("act/gelu/f64", f"x = {lit((5,), 'float64', lo=-4, hi=4)}\ny = F.gelu(x)", "x", double=True)

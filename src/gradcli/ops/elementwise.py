@@ -453,7 +453,15 @@ def _erf_np(a):
     return v.astype(a.dtype)
 
 
-relu, ReluBackward0 = _unary("relu", _relu_np, lambda g, s, r: g * (r > 0), "self: grad * (result > 0)",
+def _relu_rule(g, s, r):
+    # PyTorch's threshold_backward(grad, result, 0) is differentiable in result (with zero derivative), so with
+    # create_graph=True the gradient requires grad (grad_fn ThresholdBackwardBackward0)
+    from .misc import zero_link
+
+    return zero_link(g * (r > 0), r, "ThresholdBackwardBackward0")
+
+
+relu, ReluBackward0 = _unary("relu", _relu_np, _relu_rule, "self: grad * (result > 0)",
                              save="result", keeps_int=True)
 erf, _ = _unary("erf", _erf_np, lambda g, s, r: g * (2 / math.sqrt(math.pi)) * (-(s * s)).exp(),
                 "self: 2/sqrt(pi) * exp(-self^2) * grad")

@@ -550,13 +550,13 @@ def _sample_linear():
     return (_f64(2, 4, 3), _f64(2, 3, seed=1), _f64(2, seed=2)), {}
 
 
-register("matmul", matmul, "linalg", methods=("matmul",),
-         nodes=("DotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "UnsafeViewBackward0",
-                "BmmBackward0", "CloneBackward0"),
+_MATMUL_NODES = ("DotBackward0", "MvBackward0", "SqueezeBackward4", "MmBackward0", "UnsafeViewBackward0",
+                 "BmmBackward0", "CloneBackward0")
+register("matmul", matmul, "linalg", methods=("matmul",), nodes=_MATMUL_NODES,
          formula="decomposed as PyTorch's _matmul_impl into dot / mv / mm / bmm plus views", sample=_sample_matmul)
-register("matmul_op", _matmul_op, "linalg", torch=(), methods=("__matmul__",), nodes=("MmBackward0",),
+register("matmul_op", _matmul_op, "linalg", torch=(), methods=("__matmul__",), nodes=_MATMUL_NODES,
          formula="self @ other: matmul")
-register("rmatmul", _rmatmul_op, "linalg", torch=(), methods=("__rmatmul__",), nodes=("MmBackward0",),
+register("rmatmul", _rmatmul_op, "linalg", torch=(), methods=("__rmatmul__",), nodes=_MATMUL_NODES,
          formula="other @ self: matmul")
 register("mm", mm, "linalg", nodes=("MmBackward0",), formula=MmBackward0.formula, sample=_sample_mm)
 register("mv", mv, "linalg", nodes=("MvBackward0",), formula=MvBackward0.formula, sample=_sample_mv)
