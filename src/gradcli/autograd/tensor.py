@@ -336,7 +336,7 @@ class Tensor:
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        return iter(self.unbind(0))  # PyTorch iterates through unbind (UnbindBackward0)
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
