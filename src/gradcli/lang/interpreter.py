@@ -57,7 +57,14 @@ not exposed and ``%`` on strings is refused (no field access through format
 strings).  Resource exhaustion is bounded by :class:`gradcli.lang.limits.Budget`
 (steps, time, call depth, output) and size checks on the Python operations
 that can grow without a loop (``*``, ``**``, ``<<``, ``+`` on sequences,
-``list(range(n))``, unpacking a range, format widths).
+``list(range(n))``, unpacking a range, format widths; :mod:`.operators`),
+where building a container also costs steps in proportion to its size, so the
+memory a program can fill is bounded by the step budget too.
+
+Related modules: :mod:`.functions` (user functions, argument binding),
+:mod:`.operators` (size-guarded operators), :mod:`.position` (the current
+position), :mod:`.scope` (static scopes and frame slots), :mod:`.access` (the
+attribute gate), :mod:`.errmap` (exception -> error kind, positions).
 """
 
 from __future__ import annotations
