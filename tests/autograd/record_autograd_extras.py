@@ -1391,6 +1391,22 @@ result = (ok, ok2, len(calls), x.grad)
 x = torch.tensor([0.1, 0.5, -0.3], dtype=torch.float64, requires_grad=True)
 result = torch.autograd.gradcheck(Exp.apply, (x,))
 '''),
+    ("forward_and_backward_calls_of_a_custom_function", '''
+class Exp(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        print("forward")
+        r = a.exp()
+        ctx.save_for_backward(r)
+        return r
+    @staticmethod
+    def backward(ctx, g):
+        print("backward", g)
+        (r,) = ctx.saved_tensors
+        return g * r
+x = torch.tensor([0.1, 0.5], dtype=torch.float64, requires_grad=True)
+result = torch.autograd.gradcheck(Exp.apply, (x,))
+'''),
     ("backward_ignores_grad_output", _bad("Ign", "a.sum()", "torch.ones_like(ctx.x)") .replace(
         "        return a.sum()", "        ctx.x = a\n        return a.sum()") + '''
 x = torch.tensor([0.1, 0.5, -0.3], dtype=torch.float64, requires_grad=True)

@@ -289,7 +289,8 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                                 h(t)
                 continue
             nexts = node.next_functions
-            if all(g is None for g in grads):
+            if all(g is None for g in grads) and not getattr(node, "_call_with_undefined", False):
+                # a custom Function's backward still runs (PyTorch materializes zeros for it)
                 outs = (None,) * len(nexts)
             elif targets is not None and not any(nx is not None and nx in needed for nx, _ in nexts):
                 outs = (None,) * len(nexts)  # only a capture target: nothing beyond it is needed

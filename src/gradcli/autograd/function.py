@@ -98,6 +98,7 @@ class BackwardCFunction(Node):
     _gradcli_dynamic = True
     _gradcli_settable = frozenset({"*"})
     _forward_cls: Any = None
+    _call_with_undefined = True  # the engine runs it even when no gradient arrived, as PyTorch does
 
     def __init__(self) -> None:
         super().__init__()
