@@ -173,6 +173,11 @@ def test_parse_expression():
         parse_expression("x = 1")
 
 
+def test_syntax_warnings_do_not_reach_stderr(capfd):
+    parse_source("x = 1if 1 else 2\n", "f.py")
+    assert capfd.readouterr().err == ""
+
+
 def test_int_literal_too_long():
     e = err("x = " + "1" * 5000)
     assert e.kind == "syntax"

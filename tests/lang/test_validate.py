@@ -212,6 +212,9 @@ def test_staticmethod_outside_class_is_refused():
         ("for i in []:\n    pass\nelse:\n    break\n", "'break' outside loop", 4),
         ("def f(a, a):\n    pass\n", "duplicate argument 'a'", 1),
         ("*a, *b = [1, 2]\n", "multiple starred expressions", 1),
+        ("y = 1\ny = *[2]\n", "can't use starred expression here", 2),
+        ("x = *x\n",
+         "can't use starred expression here", 1),
     ],
 )
 def test_compile_time_errors_are_syntax(src, message, line):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import warnings
 from dataclasses import dataclass
 from typing import Optional, Union
 
@@ -169,7 +170,9 @@ def _ast_parse(text: str, filename: str, mode: str) -> ast.AST:
         except RecursionError:  # already deeper than that: keep the current limit
             lowered = False
     try:
-        return ast.parse(text, filename=filename, mode=mode)
+        with warnings.catch_warnings():  # e.g. "invalid decimal literal": never to the real stderr
+            warnings.simplefilter("ignore")
+            return ast.parse(text, filename=filename, mode=mode)
     except SyntaxError as e:
         col = (e.offset - 1) if e.offset else 0
         raise _syntax(e.msg or "invalid syntax", e.lineno, max(col, 0)) from None

@@ -220,7 +220,12 @@ class _Runner:
         position.loc = None
         try:
             with interp:
-                body = interp.compile_module(tree)
+                try:
+                    body = interp.compile_module(tree)
+                except GradcliError as e:  # a construct the compiler refuses (validate should have)
+                    result.error = self.error_record(e)
+                    result.ok = False
+                    return
                 state.start()
                 try:
                     self.bind_sets()

@@ -189,6 +189,7 @@ class _Checker:
     def __init__(self, extra_names: Iterable[str] = ()) -> None:
         self.problems: list[Problem] = []
         self.extra_names = set(extra_names)
+        self.starred_ok: set[int] = set()  # Starred nodes in call arguments, displays, targets
 
     def add(self, kind: str, message: str, node: ast.AST, where: Optional[tuple] = None) -> None:
         line, col = where if where is not None else _pos(node)
@@ -213,7 +214,6 @@ class _Checker:
                 self.unsupported(f"unsupported construct: {name}", node, where)
                 continue
             children_func, children_loop = in_func, in_loop
-            skip: set[int] = set()
             if isinstance(node, ast.Name):
                 self._name(node, node.id, bound)
             elif isinstance(node, ast.Attribute):
@@ -272,6 +272,15 @@ class _Checker:
             elif isinstance(node, ast.withitem):
                 if node.optional_vars is not None:
                     self._target(node.optional_vars, node, where)
+            if isinstance(node, (ast.Call, ast.List, ast.Tuple)):
+                starred_ok = node.args if isinstance(node, ast.Call) else node.elts
+                skip = {id(e) for e in starred_ok if isinstance(e, ast.Starred)}
+                for child in reversed(list(ast.iter_child_nodes(node))):
+                    stack.append((child, children_func, children_loop, where))
+                self.starred_ok.update(skip)
+                continue
+            if isinstance(node, ast.Starred) and id(node) not in self.starred_ok:
+                self.add("syntax", "can't use starred expression here", node)
             if isinstance(node, (ast.For, ast.While)):
                 # the loop body and else: body in a loop; else clause is not in the loop
                 children = []
@@ -282,8 +291,6 @@ class _Checker:
                     stack.append((child, in_func, id(child) in body_ids or in_loop, where))
                 continue
             for child in reversed(list(ast.iter_child_nodes(node))):
-                if id(child) in skip:
-                    continue
                 stack.append((child, children_func, children_loop, where))
         return self.problems
 
