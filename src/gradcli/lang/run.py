@@ -378,9 +378,9 @@ def run_file(source: Union[str, bytes], filename: str, options: Optional[RunOpti
     exception is a bug in gradcli (the CLI maps it to exit status 70).
     """
     options = options if options is not None else RunOptions()
-    for name, text in options.sets:  # checked first, as the oracle checks its arguments
+    for name, value in options.sets:  # checked first, as the oracle checks its arguments
         if not _valid_set_name(name.strip()):
-            raise InvocationError(f"bad --set {name}={text}: expected NAME=VALUE with a Python name")
+            raise InvocationError(f"bad --set {name}={value}: expected NAME=VALUE with a Python name")
     limits = DEFAULT_LIMITS.with_options(options)
     try:
         text: Optional[str] = decode_source(source, limits)
