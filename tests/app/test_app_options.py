@@ -34,8 +34,9 @@ def test_show_and_hide():
     assert parse_show(None) == {"data", "grad", "flags"}
     assert parse_show("DATA, grad") == {"data", "grad"}
     assert parse_hide(None) == frozenset() and parse_hide("views") == {"views"}
-    with pytest.raises(UsageProblem, match="Choose from"):
+    with pytest.raises(UsageProblem) as info:
         parse_show("values")
+    assert "Choose from: data, grad, flags" in info.value.hint
     with pytest.raises(UsageProblem):
         parse_hide("")
 
@@ -43,8 +44,9 @@ def test_show_and_hide():
 def test_expect_error_kinds_are_spec_kinds():
     assert check_expect_error("second_backward") == "second_backward"
     assert check_expect_error(None) is None
-    with pytest.raises(UsageProblem, match="inplace_modified"):  # the hint lists the known kinds
+    with pytest.raises(UsageProblem) as info:
         check_expect_error("inplace")
+    assert "inplace_modified" in info.value.hint  # the hint lists the known kinds
 
 
 def test_tool_missing_is_a_usage_problem():
