@@ -49,20 +49,22 @@ def source_snippet(
     text = Text()
     if line is None:
         return text
-    where = f"{file}:{line}" + (f":{col + 1}" if col is not None else "")
+    src = source_line if source_line is not None else _source_line(source, line)
+    if src is not None:
+        src = src.rstrip("\r\n")
+    shown_col = None if col is None else (_char_col(src, col) if src is not None else col)
+    where = f"{file}:{line}" + (f":{shown_col + 1}" if shown_col is not None else "")
     text.append(f"  {label} ", style="blue")
     text.append(where)
-    src = source_line if source_line is not None else _source_line(source, line)
     if src is None:
         return text
-    src = src.rstrip("\r\n")
     num = str(line)
     gutter = " " * len(num)
     text.append("\n")
     text.append(f"  {num} | ", style="blue")
     text.append(src)
     if col is not None:
-        c = min(_char_col(src, col), len(src))
+        c = min(shown_col if shown_col is not None else 0, len(src))
         # keep tabs so the caret lines up with the source in any tab width
         lead = "".join(ch if ch == "\t" else " " for ch in src[:c])
         text.append("\n")
