@@ -132,3 +132,13 @@ def test_stdin_through_the_installed_script():
     assert r.stdout.startswith(expected("dtype64.py")["stdout"])
     r = run_installed(["run", "-", "--dtype", "float64", "--json"], stdin=src)
     assert r.returncode == 0 and '"file": "<stdin>"' in r.stdout
+
+
+def test_every_unsupported_construct_is_listed(runner):
+    """SPEC §2: the whole file is checked before anything runs; each construct is reported."""
+    src = "import os\nx = torch.ones(2)\ntry:\n    pass\nexcept Exception:\n    pass\ny = x.__class__\n"
+    r = runner.invoke(app, ["run", "-"], input=src, env={"COLUMNS": "120"})
+    assert r.exit_code == 1
+    assert "error: unsupported" in r.stdout and "<stdin>:1:1" in r.stdout
+    assert "2 more problems in the file:" in r.stdout
+    assert "<stdin>:3:" in r.stdout and "<stdin>:7:" in r.stdout

@@ -102,6 +102,14 @@ def error_panel(err: Any, file: str, source: str) -> Panel:
     chain = _chain(file, source, getattr(err, "frames", ()), getattr(err, "related", ()))
     if chain:
         body.extend(chain)
+    others = [p for p in (getattr(err, "problems", None) or [])
+              if (p.get("line"), p.get("col"), p.get("message")) != (err.line, err.col, err.message)]
+    if others:
+        body.append(Text(""))
+        body.append(Text(f"{len(others)} more problem{'s' if len(others) > 1 else ''} in the file:", style="bold"))
+        for p in others:
+            where = f"{file}:{p.get('line')}" if p.get("line") is not None else file
+            body.append(Text(f"  {where}: ", style="blue") + Text(str(p.get("message", ""))))
     if err.hint:
         body.append(Text(""))
         body.append(Text("hint: ", style="bold green") + Text(err.hint))
