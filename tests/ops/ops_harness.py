@@ -196,6 +196,7 @@ def _observe(out, env: dict, case: dict, torch, error_kind) -> dict:
             res["grads"] = [None if g is None else values(g, torch) for g in grads]
             res["grad_dtypes"] = [None if g is None else _dtype_name(g.dtype) for g in grads]
             if double:
+                res["grad_fns"] = [None if g is None or g.grad_fn is None else node_name(g.grad_fn) for g in grads]
                 s = None
                 for g in grads:
                     if g is not None and g.requires_grad:

@@ -423,7 +423,15 @@ sin, SinBackward0 = _unary("sin", np.sin, lambda g, s, r: g * s.cos(), "self: gr
 cos, CosBackward0 = _unary("cos", np.cos, lambda g, s, r: g * -s.sin(), "self: grad * -self.sin()")
 tan, TanBackward0 = _unary("tan", np.tan, lambda g, s, r: g * (1 + r * r), "self: grad * (1 + result.pow(2))",
                            save="result")
-tanh, TanhBackward0 = _unary("tanh", np.tanh, lambda g, s, r: g * (1 - r * r),
+def _named_rule(value, name):
+    # PyTorch implements this backward as one differentiable op (tanh_backward / sigmoid_backward): with
+    # create_graph=True the gradient's grad_fn carries that op's name
+    from .misc import rename
+
+    return rename(value, name)
+
+
+tanh, TanhBackward0 = _unary("tanh", np.tanh, lambda g, s, r: _named_rule(g * (1 - r * r), "TanhBackwardBackward0"),
                              "self: grad * (1 - result.pow(2))", save="result")
 sinh, _ = _unary("sinh", np.sinh, lambda g, s, r: g * s.cosh(), "self: grad * self.cosh()")
 cosh, _ = _unary("cosh", np.cosh, lambda g, s, r: g * s.sinh(), "self: grad * self.sinh()")
@@ -440,7 +448,8 @@ def _sigmoid_np(a):
     return np.where(a >= 0, 1 / (1 + np.exp(-a)), np.exp(a) / (1 + np.exp(a))).astype(a.dtype)
 
 
-sigmoid, SigmoidBackward0 = _unary("sigmoid", _sigmoid_np, lambda g, s, r: g * (r * (1 - r)),
+sigmoid, SigmoidBackward0 = _unary("sigmoid", _sigmoid_np,
+                                   lambda g, s, r: _named_rule(g * (r * (1 - r)), "SigmoidBackwardBackward0"),
                                    "self: grad * result * (1 - result)", save="result")
 
 

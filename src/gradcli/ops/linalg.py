@@ -61,8 +61,12 @@ def _need_tensor(fn: str, name: str, pos: int, x) -> None:
 
 
 def _maybe_mul(t: Tensor, s):
-    """PyTorch's maybe_multiply: t * s unless s == 1."""
-    return t if s == 1 else t * s
+    """PyTorch's maybe_multiply: t * s (a Scalar multiply, MulBackward1) unless s == 1."""
+    if s == 1:
+        return t
+    from .nn import _mul_scalar
+
+    return _mul_scalar(t, s)
 
 
 def _numel(shape) -> int:

@@ -19,7 +19,7 @@ from ._core import Node, Tensor, broadcast_shapes, dt, record, result_dtype, sav
 from .registry import register
 
 __all__ = ["masked_fill", "index_select", "gather", "tril", "triu", "diagonal", "roll", "lerp", "hypot", "atan2",
-           "trace", "zero_link", "scatter_into_zeros", "scatter_add_zeros", "index_add_zeros"]
+           "trace", "zero_link", "rename", "scatter_into_zeros", "scatter_add_zeros", "index_add_zeros"]
 
 _CPP = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
         "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
@@ -156,6 +156,23 @@ def zero_link(value: Tensor, dep: Tensor, name: str) -> Tensor:
         return value
     node.dep_shape, node.dep_dtype = dep._data.shape, dep._dtype
     return out
+
+
+_RENAMED: dict = {}
+
+
+def rename(t: Tensor, name: str) -> Tensor:
+    """Give the node that just made ``t`` PyTorch's name for it (e.g. ``GeluBackwardBackward0``, the node of a
+    backward formula that PyTorch implements as one differentiable op); behaviour is unchanged."""
+    fn = t._grad_fn
+    if fn is None or type(fn).__name__ == name:
+        return t
+    base = type(fn)
+    cls = _RENAMED.get((base, name))
+    if cls is None:
+        cls = _RENAMED[(base, name)] = type(name, (base,), {"__slots__": (), "__module__": base.__module__})
+    fn.__class__ = cls
+    return t
 
 
 # --- masked_fill ------------------------------------------------------------------------------------------------

@@ -80,6 +80,12 @@ def _const_bool(a: np.ndarray) -> Tensor:
     return Tensor._from_data(np.asarray(a, dtype=bool), dt.bool_)
 
 
+def _rename(t: Tensor, name: str) -> Tensor:
+    from .misc import rename
+
+    return rename(t, name)
+
+
 def _inplace(input: Tensor, fn) -> Tensor:
     from .inplace import apply_inplace
 
@@ -206,10 +212,10 @@ class GeluBackward0(Node):
             right = t + 1
             left_d = right * 0.5
             right_d = (1 - t * t) * ((x_sq * (3 * _K_KAPPA) + 1) * _K_BETA)
-            return (g * (left_d + left * right_d),)
+            return (_rename(g * (left_d + left * right_d), "GeluBackwardBackward0"),)
         cdf = ((x * _SQRT1_2).erf() + 1) * 0.5
         pdf = (x * x * -0.5).exp() * _PDF
-        return (g * (cdf + x * pdf),)
+        return (_rename(g * (cdf + x * pdf), "GeluBackwardBackward0"),)
 
 
 def _erf_np(a: np.ndarray) -> np.ndarray:
@@ -247,7 +253,7 @@ class SoftplusBackward0(Node):
         x = self._unpack(0)
         xb = x * self.beta
         z = xb.exp()
-        return (_where(xb > self.threshold, g, g * z / (z + 1)),)
+        return (_rename(_where(xb > self.threshold, g, g * z / (z + 1)), "SoftplusBackwardBackward0"),)
 
 
 def softplus(input, beta=1.0, threshold=20.0):
@@ -306,8 +312,8 @@ class SoftmaxBackward0(Node):
         g = grads[0]
         r = self._unpack(0)
         if r._data.ndim == 0:
-            return (r * (g - g * r),)
-        return (r * (g - (g * r).sum(dim=self.dim, keepdim=True)),)
+            return (_rename(r * (g - g * r), "SoftmaxBackwardDataBackward0"),)
+        return (_rename(r * (g - (g * r).sum(dim=self.dim, keepdim=True)), "SoftmaxBackwardDataBackward0"),)
 
 
 class LogSoftmaxBackward0(Node):
@@ -318,8 +324,8 @@ class LogSoftmaxBackward0(Node):
         g = grads[0]
         r = self._unpack(0)
         if r._data.ndim == 0:
-            return (g - r.exp() * g,)
-        return (g - r.exp() * g.sum(dim=self.dim, keepdim=True),)
+            return (_rename(g - r.exp() * g, "LogSoftmaxBackwardDataBackward0"),)
+        return (_rename(g - r.exp() * g.sum(dim=self.dim, keepdim=True), "LogSoftmaxBackwardDataBackward0"),)
 
 
 def _softmax_impl(input, dim, dtype, log: bool) -> Tensor:
@@ -456,8 +462,8 @@ class MseLossBackward0(Node):
         t = self._unpack(1)
         norm = 2.0 / self.numel if self.reduction == "mean" else 2.0
         n = self._needs
-        gs = (x - t) * norm * g if n[0] else None
-        gt = (t - x) * norm * g if n[1] else None
+        gs = _rename((x - t) * norm * g, "MseLossBackwardBackward0") if n[0] else None
+        gt = _rename((t - x) * norm * g, "MseLossBackwardBackward0") if n[1] else None
         return (gs, gt)
 
 
@@ -544,18 +550,74 @@ class BinaryCrossEntropyBackward0(Node):
         n = self._needs
         gs = gt = None
         if n[0]:
-            gs = g * (x - t) / ((1 - x) * x).clamp(min=_EPS)
-            if w is not None:
-                gs = gs * w
-            if self.reduction == "mean":
-                gs = gs / self.numel
+            gs = _bce_grad_input(g, x, t, w, self.reduction, self.numel)
         if n[1]:
             gt = -((x / (1 - x)).log()) * g
             if w is not None:
                 gt = gt * w
             if self.reduction == "mean":
-                gt = gt / self.numel
+                gt = _div_scalar(gt, self.numel)
         return (gs, gt)
+
+
+class BinaryCrossEntropyBackwardBackward0(Node):
+    """binary_cross_entropy_backward(grad_output, self, target, weight) as one differentiable op, with PyTorch's
+    double-backward formulas (which use (x + eps)(1 - x + eps), not the clamped denominator)."""
+
+    __slots__ = ("reduction", "numel", "has_weight")
+    formula = ("grad_output: (self - target) / ((self + eps) (1 - self + eps)) * grad * weight; self: (self^2 - "
+               "2 self target + target) / ((self + eps)^2 (1 - self + eps)^2) * grad * grad_output * weight; target: "
+               "-grad * grad_output * weight / max((1 - self) self, eps) (each / numel for mean)")
+
+    def apply(self, grads):
+        gg = grads[0]
+        go = self._unpack(0)
+        x = self._unpack(1)
+        t = self._unpack(2)
+        w = self._unpack(3) if self.has_weight else None
+        n = self._needs
+        mean = self.reduction == "mean"
+        ggo = gx = gt = None
+        if n[0]:
+            ggo = (x - t) / ((x + _EPS) * (1 - x + _EPS)) * gg
+            if w is not None:
+                ggo = ggo * w
+            if mean:
+                ggo = ggo / self.numel
+        if n[1]:
+            gx = (x * x - 2 * x * t + t) / ((x + _EPS).pow(2) * (1 - x + _EPS).pow(2)) * (gg * go)
+            if w is not None:
+                gx = gx * w
+            if mean:
+                gx = gx / self.numel
+        if n[2]:
+            gt = -gg * go
+            if w is not None:
+                gt = gt * w
+            denom = Tensor._from_data(np.maximum((1 - x._data) * x._data, x._dtype.np.type(_EPS)), x._dtype)
+            gt = gt / denom
+            if mean:
+                gt = gt / self.numel
+        return (ggo, gx, gt)
+
+
+def _bce_grad_input(go: Tensor, x: Tensor, t: Tensor, w, reduction: str, numel: int) -> Tensor:
+    """grad_output * (x - t) / max((1 - x) x, 1e-12) * weight (/ numel for mean), PyTorch's CPU kernel."""
+    dtype = x._dtype
+    xd = x._data
+    with np.errstate(all="ignore"):
+        data = go._data.astype(dtype.np) * (xd - t._data.astype(dtype.np)) / np.maximum((1 - xd) * xd,
+                                                                                      dtype.np.type(_EPS))
+        if w is not None:
+            data = data * w._data
+        if reduction == "mean":
+            data = data / dtype.np.type(numel)
+    data = np.broadcast_to(np.asarray(data, dtype=dtype.np), xd.shape).copy()
+    out, node = record(BinaryCrossEntropyBackwardBackward0, data, dtype, (go, x, t))
+    if node is not None:
+        node.reduction, node.numel, node.has_weight = reduction, numel, w is not None
+        node._save(saved(go), saved(x), saved(t), saved(w) if w is not None else None)
+    return out
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
@@ -626,7 +688,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
             if w is not None:
                 gs = gs * w
             if self.reduction == "mean":
-                gs = gs / self.numel
+                gs = _div_scalar(gs, self.numel)
         if n[1]:
             if pw is not None:
                 gt = _log_sigmoid_t(-x) - _log_sigmoid_t(x) * pw
@@ -636,7 +698,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
             if w is not None:
                 gt = gt * w
             if self.reduction == "mean":
-                gt = gt / self.numel
+                gt = _div_scalar(gt, self.numel)
         return (gs, gt)
 
 

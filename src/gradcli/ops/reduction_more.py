@@ -156,6 +156,8 @@ class ProdBackward0(Node):
         res = self._unpack(1)
         if inp._data.ndim == 0:
             return (g,)
+        if inp._dtype is not g._dtype:  # prod(dtype=...): PyTorch differentiates self.to(grad's dtype)
+            inp = inp.to(g._dtype)
         nz = int(np.count_nonzero(inp._data == 0))
         if nz == 0:
             return (g * (res / inp),)
@@ -175,6 +177,8 @@ class ProdBackward1(Node):
         res = self._unpack(1)
         if inp._data.ndim == 0:
             return (g,)
+        if inp._dtype is not g._dtype:
+            inp = inp.to(g._dtype)
         if not self.keepdim:
             g = g.unsqueeze(self.dim)
             res = res.unsqueeze(self.dim)
@@ -459,7 +463,8 @@ class LinalgVectorNormBackward0(Node):
         if math.isinf(p):
             ax = x.abs()
             mask = (ax == r) | _const(np.isnan(ax._data), dt.bool_)
-            cnt = mask.sum(dim=self.dims, keepdim=True) if self.dims and x._data.ndim else mask.sum()
+            # sum over dim with keepdim; PyTorch's empty dim list (a full reduction) sums over all dims
+            cnt = mask.sum(dim=self.dims or tuple(range(x._data.ndim)), keepdim=True) if x._data.ndim else mask
             return (x.sign() * ((g / cnt) * mask),)
         if p < 1.0:
             scaled = x.sign() * where(x == 0, 0.0, x.abs().pow(p - 1))
@@ -518,7 +523,8 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):
             data = _vector_norm_np(a, p, dims, keepdim)
     out, node = record(LinalgVectorNormBackward0, np.asarray(data, dtype=src._dtype.np), src._dtype, (input,))
     if node is not None:
-        node.ord, node.dims, node.keepdim = p, dims if nd else (), keepdim
+        node.ord, node.keepdim = p, keepdim
+        node.dims = dims if nd and dim is not None else ()  # full reduction: grad stays 0-d, as PyTorch
         node._save(saved(input), _saved_out(out))
     return out
 
@@ -748,6 +754,8 @@ class CumprodBackward0(Node):
             return (g,)
         if not np.any(x._data == 0):
             return (_reversed_cumsum(r * g, d) / x,)
+        if _grad_enabled():  # create_graph: PyTorch's O(n^2) differentiable formula
+            return (_cumprod_backward_graph(g, x, d),)
         # with zeros: grad_input[k] = sum_{j >= k} grad[j] * prod_{i <= j, i != k} x[i] (exact, numpy)
         xa = np.moveaxis(x._data.astype(np.float64), d, -1)
         ga = np.moveaxis(g._data.astype(np.float64), d, -1)
@@ -759,6 +767,30 @@ class CumprodBackward0(Node):
             cp = np.cumprod(others, axis=-1)
             res[..., k] = np.sum((cp * ga)[..., k:], axis=-1)
         return (_const(np.moveaxis(res, -1, d), g._dtype),)
+
+
+def _cumprod_backward_graph(g: Tensor, x: Tensor, d: int) -> Tensor:
+    """dx[k] = sum_{i >= k} g[i] prod_{j <= i, j != k} x[j], built from differentiable ops (FunctionsManual.cpp
+    cumprod_backward, GradMode branch)."""
+    from .creation import ones
+    from .shape import cat, narrow
+
+    n = x._data.shape[d]
+    ones_size = list(x._data.shape)
+    ones_size[d] = 1
+    o = ones((1,), dtype=g._dtype).expand(tuple(ones_size))
+    parts = []
+    for k in range(n):
+        if k == 0:
+            omitted = cat([o, cumprod(narrow(x, d, 1, n - 1), d)], d)
+        elif k == n - 1:
+            omitted = prod(narrow(x, d, 0, k), d, keepdim=True)
+        else:
+            until = prod(narrow(x, d, 0, k), d, keepdim=True)
+            after = cumprod(narrow(x, d, k + 1, n - k - 1), d)
+            omitted = cat([until, until.expand_as(after) * after], d)
+        parts.append((narrow(g, d, k, n - k) * omitted).sum(dim=d).unsqueeze(d))
+    return cat(parts, d)
 
 
 def cumprod(input, dim, *, dtype=None):
@@ -817,6 +849,5 @@ register("logsumexp", logsumexp, "reduction", nodes=("LogsumexpBackward0",), for
 register("cumsum", cumsum, "reduction", nodes=("CumsumBackward0",), formula=CumsumBackward0.formula,
          sample=lambda: ((_f64(2, 3), 1), {}))
 register("cumprod", cumprod, "reduction", nodes=("CumprodBackward0",), formula=CumprodBackward0.formula,
-         sample=lambda: ((_f64(2, 3, lo=0.5, hi=1.5), 1), {}), twice_differentiable=False,
-         notes="the second derivative through an input containing zeros is not tracked")
+         sample=lambda: ((_f64(2, 3, lo=0.5, hi=1.5), 1), {}))
 _ = REGISTRY

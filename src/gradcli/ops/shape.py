@@ -187,11 +187,17 @@ def unsqueeze(input, dim: int):
 
 
 class SqueezeBackward0(Node):
-    __slots__ = ("shape",)
-    formula = "self: grad.reshape(self.sizes())"
+    __slots__ = ("shape", "axes")
+    formula = "self: unsqueeze_to(grad, self.sizes()) (grad.unsqueeze at each squeezed dim)"
 
     def apply(self, grads):
-        return (grads[0].reshape(self.shape),)
+        g = grads[0]
+        axes = getattr(self, "axes", None)
+        if axes is None:
+            return (g.reshape(self.shape),)
+        for a in axes:  # PyTorch's unsqueeze_to: one unsqueeze per removed dim, in increasing order
+            g = g.unsqueeze(a)
+        return (g,)
 
 
 class SqueezeBackward1(SqueezeBackward0):
@@ -219,6 +225,7 @@ def squeeze(input, dim=None):
     out, node = _view(input, data, cls, lambda a, ax=axes: np.squeeze(a, axis=ax) if ax else a.view())
     if node is not None:
         node.shape = shp
+        node.axes = tuple(sorted(axes))
     return out
 
 
