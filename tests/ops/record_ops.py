@@ -505,6 +505,25 @@ for cid, code in [
     case(cid, code)
 
 
+# --- empty tensors ------------------------------------------------------------------------------------------------------
+
+for cid, code, ins in [
+    ("mm_inner0", "a = torch.ones(2, 0, requires_grad=True)\nb = torch.ones(0, 3, requires_grad=True)\ny = a @ b", "ab"),
+    ("matmul_batch0", "a = torch.ones(0, 2, 3, requires_grad=True)\nb = torch.ones(3, 4, requires_grad=True)\n"
+     "y = a @ b", "ab"),
+    ("norm", "x = torch.zeros(0, requires_grad=True)\ny = x.norm()", "x"),
+    ("logsumexp", "x = torch.zeros(0, requires_grad=True)\ny = x.logsumexp(0)", "x"),
+    ("softmax", "x = torch.zeros(0, 3, requires_grad=True)\ny = F.softmax(x, dim=1)", "x"),
+    ("prod", "x = torch.zeros(0, requires_grad=True)\ny = x.prod()", "x"),
+    ("cumsum", "x = torch.zeros(2, 0, requires_grad=True)\ny = x.cumsum(1)", "x"),
+    ("amax_dim", "x = torch.zeros(0, 3, requires_grad=True)\ny = x.amax(1)", "x"),
+    ("var", "x = torch.zeros(0, requires_grad=True)\ny = x.var()", "x"),
+    ("mse", "x = torch.zeros(0, requires_grad=True)\ny = F.mse_loss(x, torch.zeros(0))", "x"),
+    ("ce", "x = torch.zeros(0, 3, requires_grad=True)\ny = F.cross_entropy(x, torch.zeros(0, dtype=torch.long))",
+     "x"),
+]:
+    case(f"empty/{cid}", code, ins)
+
 # --- saved tensors and version counters ------------------------------------------------------------------------------
 
 for cid, code, ins in [

@@ -460,7 +460,7 @@ class MseLossBackward0(Node):
         g = grads[0]
         x = self._unpack(0)
         t = self._unpack(1)
-        norm = 2.0 / self.numel if self.reduction == "mean" else 2.0
+        norm = (2.0 / self.numel if self.numel else math.inf) if self.reduction == "mean" else 2.0
         n = self._needs
         gs = _rename((x - t) * norm * g, "MseLossBackwardBackward0") if n[0] else None
         gt = _rename((t - x) * norm * g, "MseLossBackwardBackward0") if n[1] else None
