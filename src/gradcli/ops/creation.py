@@ -75,7 +75,7 @@ def _infer(value):
         if isinstance(v, (list, tuple)):
             n = len(v)
             if depth in shapes and shapes[depth] != n:
-                raise ValueError(f"expected sequence of length {shapes[depth]} at dim {depth} (got {n})")
+                raise error_class("runtime")(f"expected sequence of length {shapes[depth]} at dim {depth} (got {n})")
             shapes[depth] = n
             for x in v:
                 stack.append((x, depth + 1))

@@ -18,6 +18,13 @@ from .registry import register
 _SCALARS = (bool, int, float)
 
 
+def _runtime_error(msg: str):
+    """A ``runtime`` GradcliError (a bare RuntimeError raised here would be reported as an internal bug)."""
+    from ..errors import error_class
+
+    return error_class("runtime")(msg)
+
+
 def _arr(x):
     return x._data if isinstance(x, Tensor) else x
 
@@ -111,7 +118,7 @@ def sub(input, other, *, alpha=1):
     if not isinstance(input, Tensor):
         return rsub(other, input, alpha=alpha)
     if dtype is dt.bool_:
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported.")
+        raise _runtime_error("Subtraction, the `-` operator, with two bool tensors is not supported.")
     o = other if alpha == 1 else other * alpha
     data = _compute(np.subtract, input, o, dtype)
     out, node = record(SubBackward0, data, dtype, (input, _t(other)))
@@ -317,7 +324,7 @@ def pow(input, exponent):
     dtype = _binary_dtype(input, exponent)
     if isinstance(exponent, Tensor):
         if not dtype.is_floating_point and np.any(exponent._data < 0):
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
+            raise _runtime_error("Integers to negative integer powers are not allowed.")
         data = _compute(np.power, input, exponent, dtype)
         out, node = record(PowBackward1, data, dtype, (input, exponent))
         if node is not None:
@@ -536,7 +543,7 @@ class ClampBackward0(Node):
 def clamp(input, min=None, max=None):
     """Clamp into [min, max] (ClampBackward1 for number bounds; the gradient passes at the bounds)."""
     if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        raise _runtime_error("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         dtype = result_dtype(input, *(x for x in (min, max) if x is not None))
         d = input._data

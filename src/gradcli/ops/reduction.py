@@ -29,7 +29,9 @@ def normalize_dims(dim, ndim: int) -> tuple:
             raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
         out.append(d % n)
     if len(set(out)) != len(out):
-        raise RuntimeError("dim appears multiple times in the list of dims")
+        from ..errors import error_class
+
+        raise error_class("runtime")("dim appears multiple times in the list of dims")
     return tuple(sorted(out)) if ndim else ()
 
 

@@ -455,7 +455,7 @@ class SliceBackward0(Node):
 def slice_dim(input, dim: int, start, stop, step):
     """input[..., start:stop:step] along dim (a view; SliceBackward0)."""
     if step is not None and step <= 0:
-        raise ValueError("step must be greater than zero")
+        raise error_class("runtime")("step must be greater than zero")
     shp = input._data.shape
     d = _wrap(dim, len(shp))
     sl = slice(*slice(start, stop, step).indices(shp[d]))
