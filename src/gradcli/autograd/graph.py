@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import itertools
 import weakref
-from typing import Any, Optional
-
-import numpy as np
+from typing import Optional
 
 from ..errors import error_class
 
@@ -31,17 +29,28 @@ __all__ = ["Node", "AccumulateGrad", "SavedTensor", "RemovableHandle", "source_p
 _seq = itertools.count()
 
 
-class _Position:
-    """Where the interpreter is in the user's file; nodes record it at creation."""
+class Position:
+    """Where the interpreter is in the user's file: ``loc`` = (line, col) or None.
 
-    __slots__ = ("line", "col")
+    The language layer stores it (one attribute per statement); nodes read it
+    at creation so errors and the graph view can name the line that built them.
+    """
+
+    __slots__ = ("loc",)
 
     def __init__(self) -> None:
-        self.line: Optional[int] = None
-        self.col: Optional[int] = None
+        self.loc: Optional[tuple] = None
+
+    @property
+    def line(self) -> Optional[int]:
+        return None if self.loc is None else self.loc[0]
+
+    @property
+    def col(self) -> Optional[int]:
+        return None if self.loc is None else self.loc[1]
 
 
-source_position = _Position()
+source_position = Position()
 
 
 class RemovableHandle:
@@ -74,7 +83,7 @@ class Node:
     written with gradcli's differentiable ops, so ``create_graph=True`` works.
     """
 
-    __slots__ = ("next_functions", "_seq", "_meta", "_saved", "_freed", "_line", "_col",
+    __slots__ = ("next_functions", "_seq", "_meta", "_saved", "_freed", "_loc",
                  "_pre_hooks", "_retained", "_needs", "_hooks", "_checkpointed", "__weakref__")
     _gradcli_public = frozenset({"next_functions", "name", "register_hook", "register_prehook", "metadata"})
     num_outputs = 1
@@ -84,13 +93,20 @@ class Node:
         self._seq = next(_seq)
         self._saved: tuple = ()
         self._freed = False
-        self._line = source_position.line
-        self._col = source_position.col
+        self._loc = source_position.loc
         self._pre_hooks: Optional[dict] = None  # output_nr -> [hook]
         self._retained: Optional[dict] = None  # output_nr -> weakref(tensor)
         self._hooks: Optional[list] = None
         self._needs: tuple = ()
         self._checkpointed = False  # created inside a non-reentrant checkpoint: saved tensors dropped
+
+    @property
+    def _line(self) -> Optional[int]:
+        return None if self._loc is None else self._loc[0]
+
+    @property
+    def _col(self) -> Optional[int]:
+        return None if self._loc is None else self._loc[1]
 
     # --- PyTorch-visible API ---------------------------------------------------
     def name(self) -> str:
@@ -272,11 +288,3 @@ def collect_edge(t) -> tuple:
     if fn is not None:
         return (fn, t._output_nr)
     return (accumulate_grad_node(t), 0)
-
-
-def zeros_np(shape, dtype) -> np.ndarray:
-    return np.zeros(shape, dtype=dtype.np)
-
-
-def chain(*_: Any) -> None:  # pragma: no cover
-    return None

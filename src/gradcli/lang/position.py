@@ -13,22 +13,5 @@ from typing import Optional
 __all__ = ["Position", "position"]
 
 
-class Position:
-    """The (line, col) of the innermost statement or operation running now (None outside the file)."""
-
-    __slots__ = ("loc",)
-
-    def __init__(self) -> None:
-        self.loc: Optional[tuple[int, int]] = None
-
-    @property
-    def line(self) -> Optional[int]:
-        return None if self.loc is None else self.loc[0]
-
-    @property
-    def col(self) -> Optional[int]:
-        return None if self.loc is None else self.loc[1]
-
-
-#: where the running program is (read by the warning sink of lang.run)
-position = Position()
+# one object shared with the engine, which stamps each new node with it
+from ..autograd.graph import Position, source_position as position  # noqa: E402

@@ -165,7 +165,7 @@ def _rebase_view(view: Tensor, fn: Node) -> None:
     cs.dtype = base._dtype
     cs.next_functions = (edge(base),) + tuple(fn.next_functions[1:])
     cs._meta = ((base._data.shape, base._dtype),) + tuple(fn._meta[1:])
-    cs._line, cs._col = fn._line, fn._col
+    cs._loc = fn._loc
     base._grad_fn = cs
     base._output_nr = 0
     base._requires_grad = True
