@@ -260,6 +260,9 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _need_tensor("addmm", "input", 1, input)
     _need_tensor("addmm", "mat1", 2, mat1)
     _need_tensor("addmm", "mat2", 3, mat2)
+    for n_, v_ in (("beta", beta), ("alpha", alpha)):
+        if not isinstance(v_, (int, float)):
+            raise TypeError(f"addmm(): argument '{n_}' must be Number, not {type(v_).__name__}")
     if mat1._data.ndim != 2:
         raise _runtime("mat1 must be a matrix, got " f"{mat1._data.ndim}-D tensor")
     if mat2._data.ndim != 2:

@@ -36,6 +36,27 @@ def _need_tensor(fn: str, name: str, pos: int, x) -> None:
         raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
 
 
+def check_number(fn: str, name: str, v) -> None:
+    """TypeError unless v is a Python number (PyTorch's Scalar arguments)."""
+    if not isinstance(v, (int, float)):
+        raise TypeError(f"{fn}(): argument '{name}' must be Number, not {type(v).__name__}")
+
+
+def check_int(fn: str, name: str, v) -> None:
+    """TypeError unless v is a Python int."""
+    if not isinstance(v, int):
+        raise TypeError(f"{fn}(): argument '{name}' must be int, not {type(v).__name__}")
+
+
+def check_ints(fn: str, name: str, v) -> None:
+    """TypeError unless v is an int or a sequence of ints."""
+    items = v if isinstance(v, (list, tuple)) else (v,)
+    for x in items:
+        if not isinstance(x, int):
+            raise TypeError(f"{fn}(): argument '{name}' must be tuple of ints, but found element of type "
+                            f"{type(x).__name__}")
+
+
 def _wrap(dim: int, ndim: int) -> int:
     if isinstance(dim, bool) or not isinstance(dim, int):
         raise TypeError(f"dim must be an int, not {type(dim).__name__}")
@@ -328,6 +349,7 @@ class TriuBackward0(Node):
 def _tri(input, diagonal: int, lower: bool):
     name = "tril" if lower else "triu"
     _need_tensor(name, "input", 1, input)
+    check_int(name, "diagonal", diagonal)
     if input._data.ndim < 2:
         raise _runtime(f"{name}: input tensor must have at least 2 dimensions")
     a = input._data
@@ -397,6 +419,8 @@ def diagonal(input, offset: int = 0, dim1: int = 0, dim2: int = 1):
     from .shape import _view
 
     _need_tensor("diagonal", "input", 1, input)
+    for n_, v_ in (("offset", offset), ("dim1", dim1), ("dim2", dim2)):
+        check_int("diagonal", n_, v_)
     nd = input._data.ndim
     d1, d2 = _wrap(dim1, nd), _wrap(dim2, nd)
     if d1 == d2:
@@ -445,6 +469,9 @@ class RollBackward0(Node):
 def roll(input, shifts, dims=None):
     """Rotate entries along dims by shifts (the flattened tensor when dims is None) (RollBackward0)."""
     _need_tensor("roll", "input", 1, input)
+    check_ints("roll", "shifts", shifts)
+    if dims is not None:
+        check_ints("roll", "dims", dims)
     sh = tuple(shifts) if isinstance(shifts, (list, tuple)) else (shifts,)
     if dims is None:
         dd = None

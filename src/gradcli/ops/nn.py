@@ -33,6 +33,7 @@ import numpy as np
 
 from ..errors import error_class, warn
 from ._core import Node, SavedTensor, Tensor, broadcast_shapes, dt, record, saved
+from .misc import check_int, check_number
 from .registry import REGISTRY, register
 
 __all__ = ["relu", "leaky_relu", "gelu", "softplus", "silu", "softmax", "log_softmax", "mse_loss", "l1_loss",
@@ -182,6 +183,7 @@ def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
     """x if x > 0 else negative_slope * x (LeakyReluBackward0; in place LeakyReluBackward1); the gradient at 0
     is negative_slope, as PyTorch."""
     _need_tensor("leaky_relu", "input", 1, input)
+    check_number("leaky_relu", "negative_slope", negative_slope)
     _need_float("leaky_relu_cpu", input)
     if inplace:
         return _inplace(input, lambda old: _leaky(old, negative_slope, LeakyReluBackward1))
@@ -226,6 +228,8 @@ def _erf_np(a: np.ndarray) -> np.ndarray:
 def gelu(input, approximate: str = "none"):
     """Gaussian error linear unit x * Phi(x), or its tanh approximation (GeluBackward0)."""
     _need_tensor("gelu", "input", 1, input)
+    if not isinstance(approximate, str):
+        raise TypeError(f"gelu(): argument 'approximate' must be str, not {type(approximate).__name__}")
     if approximate not in ("none", "tanh"):
         raise _runtime("approximate argument must be either none or tanh.")
     _need_float("GeluKernelImpl", input)
@@ -259,6 +263,8 @@ class SoftplusBackward0(Node):
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta x)) / beta, linear where beta x > threshold (SoftplusBackward0)."""
     _need_tensor("softplus", "input", 1, input)
+    check_number("softplus", "beta", beta)
+    check_number("softplus", "threshold", threshold)
     _need_float("softplus_cpu", input)
     a = input._data.astype(np.float64)
     with np.errstate(all="ignore"):
@@ -402,6 +408,8 @@ def f_log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
 
 def _reduction(reduction, size_average=None, reduce=None) -> str:
     """Validate reduction (PyTorch's _Reduction.get_enum / legacy_get_string)."""
+    if not isinstance(reduction, str):
+        raise TypeError(f"reduction must be a str, not {type(reduction).__name__}")
     if size_average is not None or reduce is not None:
         sa = True if size_average is None else size_average
         rd = True if reduce is None else reduce
@@ -487,6 +495,8 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
         reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_pair(input, target)
     if weight is not None:
+        if not isinstance(weight, Tensor):
+            raise TypeError(f"weight must be a Tensor, not {type(weight).__name__}")
         if weight._data.shape != input._data.shape:
             raise _runtime("Weights and input must have the same size.")
         if reduction not in ("none", "mean", "sum"):
@@ -518,6 +528,8 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
         reduction = _reduction(reduction, size_average, reduce)
     x, t = _broadcast_pair(input, target)
     if weight is not None:
+        if not isinstance(weight, Tensor):
+            raise TypeError(f"weight must be a Tensor, not {type(weight).__name__}")
         if weight._data.shape != input._data.shape:
             raise _runtime("Weights and input must have the same size.")
         if reduction not in ("none", "mean", "sum"):
@@ -889,6 +901,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
     total weight of the kept targets)."""
     _need_tensor("nll_loss", "input", 1, input)
     _need_tensor("nll_loss", "target", 2, target)
+    check_int("nll_loss", "ignore_index", ignore_index)
     reduction = _reduction(reduction, size_average, reduce)
     if weight is not None:
         _need_tensor("nll_loss", "weight", 3, weight)
@@ -964,6 +977,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     composite, DivBackward1 for mean); ``label_smoothing`` mixes in the uniform distribution as PyTorch does."""
     _need_tensor("cross_entropy", "input", 1, input)
     _need_tensor("cross_entropy", "target", 2, target)
+    check_int("cross_entropy", "ignore_index", ignore_index)
+    check_number("cross_entropy", "label_smoothing", label_smoothing)
     reduction = _reduction(reduction, size_average, reduce)
     if weight is not None:
         _need_tensor("cross_entropy", "weight", 3, weight)

@@ -86,6 +86,8 @@ def _const(data, dtype) -> Tensor:
 
 def _reduce_dtype(t: Tensor, dtype) -> dt.dtype:
     if dtype is not None:
+        if not isinstance(dtype, dt.dtype):
+            raise TypeError(f"argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
         return dtype
     return t._dtype if t._dtype.is_floating_point else dt.int64
 
@@ -504,7 +506,9 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):
     p = float(ord)
     src = input
     if dtype is not None and dtype is not input._dtype:  # computed in dtype; no ToCopy node, as PyTorch
-        if not isinstance(dtype, dt.dtype) or not dtype.is_floating_point:
+        if not isinstance(dtype, dt.dtype):
+            raise TypeError(f"linalg_vector_norm(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+        if not dtype.is_floating_point:
             raise _runtime(f"linalg.vector_norm: dtype should be floating point or complex, but got {dtype}")
         src = Tensor._from_data(input._data.astype(dtype.np), dtype)
     nd = src._data.ndim
@@ -559,6 +563,8 @@ def _var_args(fn: str, dim, unbiased, keepdim, correction):
                         "= False), (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
+    if not isinstance(correction, (int, float)):
+        raise TypeError(f"{fn}(): argument 'correction' must be Number, not {type(correction).__name__}")
     return dim, bool(keepdim), correction
 
 
