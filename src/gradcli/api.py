@@ -105,6 +105,10 @@ def torch_namespace() -> Namespace:
         obj = _optional("functional", name)
         if obj is not None:
             functional_members[name] = obj
+    for name in ("is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"):
+        obj = _optional("anomaly", name)
+        if obj is not None:
+            members[name] = obj
     autograd_members["functional"] = Namespace("torch.autograd.functional", functional_members)
     once = _optional("function", "once_differentiable")
     if once is not None:

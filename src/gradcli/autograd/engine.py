@@ -269,6 +269,12 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                             t._grad = g if create_graph else Tensor._from_data(g._data.copy(), g._dtype)
                         else:
                             t._grad = t._grad + g
+            if node._pre_hooks and node._pre_hooks.get(-1):
+                # Node.register_prehook: after tensor hooks and retain_grad, as PyTorch orders them
+                for h in list(node._pre_hooks[-1]):
+                    r = h(tuple(grads))
+                    if r is not None:
+                        grads = list(r)
             if captures and type(node) is not AccumulateGrad:
                 for nr in range(node.num_outputs):
                     cell = captures.get((node, nr))
