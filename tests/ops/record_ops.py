@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import re
 import sys
@@ -24,7 +25,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from ops_harness import run_case, torch_error_kind  # noqa: E402
+from ops_harness import run_case, torch_error_kind
 
 OUT = os.path.join(HERE, "data", "ops_cases.json")
 
@@ -32,7 +33,7 @@ _rng = np.random.default_rng(20260101)
 
 
 def _fmt(v: float) -> str:
-    if v != v:
+    if math.isnan(v):
         return "float('nan')"
     if v in (float("inf"), float("-inf")):
         return "float('inf')" if v > 0 else "-float('inf')"
@@ -434,8 +435,8 @@ for cid, code in [
     ("err/bce_dtype64", "y = F.binary_cross_entropy(torch.tensor([0.5]), torch.tensor([1.0], dtype=torch.float64))"),
     ("err/bcel_size", "y = F.binary_cross_entropy_with_logits(torch.ones(3), torch.ones(2))"),
     ("err/bcel_long_target", "y = F.binary_cross_entropy_with_logits(torch.ones(3), torch.ones(3, dtype=torch.long))"),
-    ("err/bcel_pos_weight_shape", "y = F.binary_cross_entropy_with_logits(torch.tensor([0.5, 1.0]), "
-     "torch.tensor([1.0, 0.0]), pos_weight=torch.tensor([[1.0, 2.0], [3.0, 4.0]]), reduction='none')"),
+    ("err/bcel_pos_weight_shape", ("y = F.binary_cross_entropy_with_logits(torch.tensor([0.5, 1.0]), "
+      "torch.tensor([1.0, 0.0]), pos_weight=torch.tensor([[1.0, 2.0], [3.0, 4.0]]), reduction='none')")),
 ]:
     case(cid, code)
 
@@ -445,7 +446,7 @@ M34 = "torch.arange(12.0).reshape(3, 4).requires_grad_()"
 MASK = "torch.tensor([[True, False, True, False]] * 3)"
 for cid, expr, extra in [
     ("masked_fill", f"x.masked_fill({MASK}, 0.5)", ""),
-    ("masked_fill/torch", f"torch.masked_fill(x, x > 5, -1.0)", ""),
+    ("masked_fill/torch", "torch.masked_fill(x, x > 5, -1.0)", ""),
     ("masked_fill/tensor_value", f"x.masked_fill({MASK}, torch.tensor(2.0))", ""),
     ("masked_fill/tensor_value_grad", f"x.masked_fill({MASK}, v)", "v = torch.tensor(2.0, requires_grad=True)\n"),
     ("masked_fill/broadcast_mask", "x.masked_fill(torch.tensor([True, False, False, True]), 0.0)", ""),
@@ -490,8 +491,8 @@ for cid, code in [
     ("err/index_select_2d", f"x = {M34}\ny = x.index_select(1, torch.tensor([[1]]))"),
     ("err/masked_fill_long_mask", f"x = {M34}\ny = x.masked_fill(torch.tensor([1, 0, 1, 0]), 1.0)"),
     ("err/masked_fill_shape", f"x = {M34}\ny = x.masked_fill(torch.tensor([True, False]), 1.0)"),
-    ("err/masked_fill_value_1d", f"x = {M34}\ny = x.masked_fill(torch.tensor([True, False, True, False]), "
-     "torch.tensor([1.0]))"),
+    ("err/masked_fill_value_1d", (f"x = {M34}\ny = x.masked_fill(torch.tensor([True, False, True, False]), "
+      "torch.tensor([1.0]))")),
     ("err/tril_1d", "y = torch.tril(torch.ones(3))"),
     ("err/trace_1d", "y = torch.trace(torch.ones(3))"),
     ("err/diagonal_1d", "y = torch.diagonal(torch.ones(3))"),
@@ -509,8 +510,8 @@ for cid, code in [
 
 for cid, code, ins in [
     ("mm_inner0", "a = torch.ones(2, 0, requires_grad=True)\nb = torch.ones(0, 3, requires_grad=True)\ny = a @ b", "ab"),
-    ("matmul_batch0", "a = torch.ones(0, 2, 3, requires_grad=True)\nb = torch.ones(3, 4, requires_grad=True)\n"
-     "y = a @ b", "ab"),
+    ("matmul_batch0", ("a = torch.ones(0, 2, 3, requires_grad=True)\nb = torch.ones(3, 4, requires_grad=True)\n"
+      "y = a @ b"), "ab"),
     ("norm", "x = torch.zeros(0, requires_grad=True)\ny = x.norm()", "x"),
     ("logsumexp", "x = torch.zeros(0, requires_grad=True)\ny = x.logsumexp(0)", "x"),
     ("softmax", "x = torch.zeros(0, 3, requires_grad=True)\ny = F.softmax(x, dim=1)", "x"),
@@ -528,10 +529,10 @@ for cid, code, ins in [
 
 for cid, code, ins in [
     ("mm_input_modified", f"x = {lit((2, 3))}\nw = {lit((3, 2))}\na = x * 1\ny = a @ w\na.add_(1)", "xw"),
-    ("mm_input_modified_no_grad_other", f"x = {lit((2, 3))}\nw = {lit((3, 2), rg=False)}\na = x * 1\ny = a @ w\n"
-     "a.add_(1)", "x"),
-    ("mm_weight_modified_no_grad_input", f"x = {lit((2, 3), rg=False)}\nw = {lit((3, 2))}\nv = w * 1\ny = x @ v\n"
-     "v.mul_(2)", "w"),
+    ("mm_input_modified_no_grad_other", (f"x = {lit((2, 3))}\nw = {lit((3, 2), rg=False)}\na = x * 1\ny = a @ w\n"
+      "a.add_(1)"), "x"),
+    ("mm_weight_modified_no_grad_input", (f"x = {lit((2, 3), rg=False)}\nw = {lit((3, 2))}\nv = w * 1\ny = x @ v\n"
+      "v.mul_(2)"), "w"),
     ("softmax_output_modified", f"x = {lit((3,))}\nh = F.softmax(x, 0)\nh.mul_(2)\ny = h", "x"),
     ("log_softmax_output_modified", f"x = {lit((3,))}\nh = F.log_softmax(x, 0)\ny = h * 1\nh.add_(1)", "x"),
     ("norm_output_modified", f"x = {lit((3,))}\nn = x.norm()\ny = n * 1\nn.add_(1)", "x"),
@@ -543,8 +544,8 @@ for cid, code, ins in [
     ("masked_fill_mask_modified",
      f"x = {lit((3,))}\nm = torch.tensor([True, False, True])\ny = x.masked_fill(m, 0.0)\nm.fill_(False)", "x"),
     ("mse_target_modified", f"x = {lit((3,))}\nt = {lit((3,), rg=False)}\ny = F.mse_loss(x, t)\nt.add_(1)", "x"),
-    ("bce_weight_modified", "p = torch.tensor([0.2, 0.7], requires_grad=True)\nw = torch.tensor([1.0, 2.0])\n"
-     "y = F.binary_cross_entropy(p, torch.tensor([0.0, 1.0]), weight=w)\nw.mul_(2)", "p"),
+    ("bce_weight_modified", ("p = torch.tensor([0.2, 0.7], requires_grad=True)\nw = torch.tensor([1.0, 2.0])\n"
+      "y = F.binary_cross_entropy(p, torch.tensor([0.0, 1.0]), weight=w)\nw.mul_(2)"), "p"),
     ("diagonal_view_version", f"x = {lit((3, 3))}\nh = x * 1\nd = h.diagonal()\ny = d.exp()\nh.add_(1)", "x"),
 ]:
     case(f"ver/{cid}", code, ins)

@@ -22,10 +22,10 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from ops_harness import run_case  # noqa: E402
+from ops_harness import run_case
 
-from gradcli import errors  # noqa: E402
-from gradcli.api import torch_namespace  # noqa: E402
+from gradcli import errors
+from gradcli.api import torch_namespace
 
 DATA = os.path.join(HERE, "data", "ops_cases.json")
 

@@ -36,10 +36,18 @@ import numpy as np
 from ..errors import error_class
 from ._core import Node, Tensor, check_numel, record, saved, shape_error
 from .registry import register
-from .shape import CloneBackward0, UnsafeViewBackward0, expand, reshape, squeeze, transpose, unsqueeze
+from .shape import (
+    CloneBackward0,
+    UnsafeViewBackward0,
+    expand,
+    reshape,
+    squeeze,
+    transpose,
+    unsqueeze,
+)
 from .shape import t as _t
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "outer", "addmm", "linear", "unsafe_view"]
+__all__ = ["addmm", "bmm", "dot", "linear", "matmul", "mm", "mv", "outer", "unsafe_view"]
 
 _CPP = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
         "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
@@ -317,7 +325,7 @@ def unsafe_view(input: Tensor, shape) -> Tensor:
 class SqueezeBackward4(Node):
     """The in-place ``squeeze_(dim)`` PyTorch applies to the mm result of a 1-d @ 2-d product."""
 
-    __slots__ = ("shape", "dim")
+    __slots__ = ("dim", "shape")
     formula = "self: grad.unsqueeze(dim)"
 
     def apply(self, grads):
@@ -327,7 +335,7 @@ class SqueezeBackward4(Node):
 def _squeeze_inplace0(r: Tensor) -> Tensor:
     """r.squeeze_(0) on a fresh result whose dim 0 has size 1: grad_fn becomes SqueezeBackward4."""
     out, node = record(SqueezeBackward4, r._data.reshape(r._data.shape[1:]), r._dtype, (r,))
-    out._version[0] = r._version[0] + 1  # the same tensor in PyTorch, changed in place
+    out._version[0] = r._version[0] + 1  # type: ignore[attr-defined]  # the same tensor, changed in place
     if node is not None:
         node.shape = r._data.shape
         node.dim = 0

@@ -15,11 +15,36 @@ import math
 import numpy as np
 
 from ..errors import error_class
-from ._core import Node, Tensor, broadcast_shapes, dt, record, result_dtype, saved, shape_error
+from ._core import (
+    Node,
+    Tensor,
+    broadcast_shapes,
+    dt,
+    record,
+    result_dtype,
+    saved,
+    shape_error,
+)
 from .registry import register
 
-__all__ = ["masked_fill", "index_select", "gather", "tril", "triu", "diagonal", "roll", "lerp", "hypot", "atan2",
-           "trace", "zero_link", "rename", "scatter_into_zeros", "scatter_add_zeros", "index_add_zeros"]
+__all__ = [
+    "atan2",
+    "diagonal",
+    "gather",
+    "hypot",
+    "index_add_zeros",
+    "index_select",
+    "lerp",
+    "masked_fill",
+    "rename",
+    "roll",
+    "scatter_add_zeros",
+    "scatter_into_zeros",
+    "trace",
+    "tril",
+    "triu",
+    "zero_link",
+]
 
 _CPP = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
         "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}
@@ -68,7 +93,7 @@ def _wrap(dim: int, ndim: int) -> int:
 
 def _along(index: np.ndarray, dim: int) -> tuple:
     """Fancy index selecting, for each position of ``index``, that position with dim replaced by index."""
-    idx = list(np.indices(index.shape, sparse=True))
+    idx: list = list(np.indices(index.shape, sparse=True))
     idx[dim] = index
     return tuple(idx)
 
@@ -153,7 +178,7 @@ class _ZeroLink(Node):
     on the input wraps its result with :func:`zero_link` to keep that behaviour.
     """
 
-    __slots__ = ("dep_shape", "dep_dtype")
+    __slots__ = ("dep_dtype", "dep_shape")
     formula = "value: grad; dep: zeros"
 
     def apply(self, grads):
@@ -387,7 +412,7 @@ def _diag_view(a: np.ndarray, offset: int, d1: int, d2: int) -> np.ndarray:
 
 
 class DiagonalBackward0(Node):
-    __slots__ = ("shape", "offset", "d1", "d2")
+    __slots__ = ("d1", "d2", "offset", "shape")
     formula = "self: zeros(self.sizes()) with grad on the diagonal (diagonal_backward)"
 
     def apply(self, grads):
@@ -395,7 +420,7 @@ class DiagonalBackward0(Node):
 
 
 class _DiagonalEmbed(Node):
-    __slots__ = ("offset", "d1", "d2")
+    __slots__ = ("d1", "d2", "offset")
     formula = "grad: grad.diagonal(offset, dim1, dim2)"
 
     def apply(self, grads):
@@ -459,7 +484,7 @@ def trace(input):
 
 
 class RollBackward0(Node):
-    __slots__ = ("shifts", "dims")
+    __slots__ = ("dims", "shifts")
     formula = "self: grad.roll(-shifts, dims)"
 
     def apply(self, grads):

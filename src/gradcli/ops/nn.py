@@ -28,6 +28,7 @@ Non-differentiable arguments (weights, class-index targets) get no edge, as in P
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -36,8 +37,21 @@ from ._core import Node, SavedTensor, Tensor, broadcast_shapes, dt, record, save
 from .misc import check_int, check_number
 from .registry import REGISTRY, register
 
-__all__ = ["relu", "leaky_relu", "gelu", "softplus", "silu", "softmax", "log_softmax", "mse_loss", "l1_loss",
-           "binary_cross_entropy", "binary_cross_entropy_with_logits", "nll_loss", "cross_entropy"]
+__all__ = [
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "cross_entropy",
+    "gelu",
+    "l1_loss",
+    "leaky_relu",
+    "log_softmax",
+    "mse_loss",
+    "nll_loss",
+    "relu",
+    "silu",
+    "softmax",
+    "softplus",
+]
 
 _TN = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "int16": "Short",
        "int8": "Char", "uint8": "Byte", "bool": "Bool"}
@@ -112,7 +126,7 @@ class DivBackward1(Node):
         return (grads[0] / self.other,)
 
 
-def _mul_scalar(t: Tensor, s) -> Tensor:
+def _mul_scalar(t: Tensor, s) -> Any:
     """t * s as ATen's mul.Scalar (MulBackward1)."""
     data = np.asarray(t._data * np.asarray(s, dtype=t._dtype.np), dtype=t._dtype.np)
     out, node = record(MulBackward1, data, t._dtype, (t,))
@@ -434,7 +448,7 @@ def _size_warning(input: Tensor, target: Tensor) -> None:
                       "broadcasting. Please ensure they have the same size.")
 
 
-def _broadcast_pair(a: Tensor, b: Tensor):
+def _broadcast_pair(a: Any, b: Any):
     shape = broadcast_shapes(a._data.shape, b._data.shape)
     if a._data.shape != shape:
         a = a.expand(shape)
@@ -461,7 +475,7 @@ def _result_dtype(a: Tensor, b: Tensor):
 
 
 class MseLossBackward0(Node):
-    __slots__ = ("reduction", "numel")
+    __slots__ = ("numel", "reduction")
     formula = "self: 2 * (self - target) * grad (/ numel for mean); target: -2 * (self - target) * grad"
 
     def apply(self, grads):
@@ -475,7 +489,7 @@ class MseLossBackward0(Node):
         return (gs, gt)
 
 
-def _weighted(errors: Tensor, weight: Tensor, reduction: str) -> Tensor:
+def _weighted(errors: Any, weight: Tensor, reduction: str) -> Any:
     from .reduction import sum as _sum
 
     w = errors * weight
@@ -550,7 +564,7 @@ _EPS = 1e-12
 
 
 class BinaryCrossEntropyBackward0(Node):
-    __slots__ = ("reduction", "numel", "has_weight")
+    __slots__ = ("has_weight", "numel", "reduction")
     formula = ("self: grad * (self - target) / max((1 - self) * self, 1e-12) * weight (/ numel for mean); "
                "target: -logit(self) * grad * weight (/ numel)")
 
@@ -576,7 +590,7 @@ class BinaryCrossEntropyBackwardBackward0(Node):
     """binary_cross_entropy_backward(grad_output, self, target, weight) as one differentiable op, with PyTorch's
     double-backward formulas (which use (x + eps)(1 - x + eps), not the clamped denominator)."""
 
-    __slots__ = ("reduction", "numel", "has_weight")
+    __slots__ = ("has_weight", "numel", "reduction")
     formula = ("grad_output: (self - target) / ((self + eps) (1 - self + eps)) * grad * weight; self: (self^2 - "
                "2 self target + target) / ((self + eps)^2 (1 - self + eps)^2) * grad * grad_output * weight; target: "
                "-grad * grad_output * weight / max((1 - self) self, eps) (each / numel for mean)")
@@ -677,7 +691,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
-    __slots__ = ("reduction", "numel", "has_weight", "has_pos_weight")
+    __slots__ = ("has_pos_weight", "has_weight", "numel", "reduction")
     formula = ("self: (sigmoid(self) - target) * grad * weight, with pos_weight: ((pw * t + 1 - t) * sigmoid(self) "
                "- pw * t) * grad * weight (/ numel for mean); target: -self * grad * weight (with pos_weight: "
                "(log_sigmoid(-self) - log_sigmoid(self) * pw) * grad * weight)")
@@ -718,7 +732,7 @@ def _log_sigmoid_np(a: np.ndarray) -> np.ndarray:
     return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
 
 
-def _log_sigmoid_t(x: Tensor) -> Tensor:
+def _log_sigmoid_t(x: Any) -> Any:
     """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)) with gradcli ops."""
     return x.clamp(max=0) - (-(x.abs())).exp().log1p()
 
@@ -770,7 +784,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 class NllLossBackward0(Node):
-    __slots__ = ("reduction", "coef", "total_weight", "class_dim")
+    __slots__ = ("class_dim", "coef", "reduction", "total_weight")
     formula = ("self: -weight[target] * grad at (i, target[i]) (/ total weight of non-ignored targets for mean), "
                "0 elsewhere and for ignored targets")
 
@@ -858,7 +872,7 @@ def _nll_core(input: Tensor, target: Tensor, weight, reduction: str, ignore_inde
     return out
 
 
-def _nll_nd(input: Tensor, target: Tensor, weight, reduction: str, ignore_index: int) -> Tensor:
+def _nll_nd(input: Any, target: Tensor, weight, reduction: str, ignore_index: int) -> Any:
     """at::nll_loss_nd: nll_loss for 1-d/2-d input, nll_loss2d for 4-d, a (n, c, 1, -1) view otherwise."""
     nd = input._data.ndim
     if nd < 1:
@@ -888,7 +902,7 @@ def _nll_nd(input: Tensor, target: Tensor, weight, reduction: str, ignore_index:
     if input._data.size > 0:
         inp = input.view(n, c, 1, -1).contiguous()
     tgt = Tensor._from_data(np.ascontiguousarray(target._data).reshape(n, 1, -1), target._dtype)
-    out = _nll_core(inp, tgt, weight, reduction, ignore_index, NllLoss2DBackward0)
+    out: Any = _nll_core(inp, tgt, weight, reduction, ignore_index, NllLoss2DBackward0)
     if reduction == "none":
         out = out.view(out_size)
     return out
@@ -911,13 +925,13 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index: int = 
 # --- cross_entropy ------------------------------------------------------------------------------------------------------------
 
 
-def _weight_view(weight: Tensor, nd: int, class_dim: int) -> Tensor:
+def _weight_view(weight: Any, nd: int, class_dim: int) -> Any:
     shape = [1] * nd
     shape[class_dim] = weight._data.shape[0]
     return weight.view(tuple(shape))
 
 
-def _ce_prob(input: Tensor, target: Tensor, weight, reduction: str, label_smoothing: float) -> Tensor:
+def _ce_prob(input: Any, target: Any, weight, reduction: str, label_smoothing: float) -> Any:
     from .reduction import sum as _sum
 
     class_dim = 0 if input._data.ndim == 1 else 1
@@ -940,8 +954,8 @@ def _ce_prob(input: Tensor, target: Tensor, weight, reduction: str, label_smooth
     return -_sum(prod, dim=class_dim)
 
 
-def _ce_label_smoothing(input: Tensor, target: Tensor, weight, reduction: str, ignore_index: int,
-                        label_smoothing: float) -> Tensor:
+def _ce_label_smoothing(input: Any, target: Tensor, weight, reduction: str, ignore_index: int,
+                        label_smoothing: float) -> Any:
     from .misc import gather, masked_fill
     from .reduction import sum as _sum
 

@@ -22,7 +22,9 @@ Node names and conventions are PyTorch 2.13's (tools/autograd/derivatives.yaml, 
 
 from __future__ import annotations
 
+import builtins
 import math
+from typing import Any
 
 import numpy as np
 
@@ -31,8 +33,22 @@ from ._core import Node, SavedTensor, Tensor, dt, record, saved
 from .reduction import normalize_dims
 from .registry import REGISTRY, register
 
-__all__ = ["prod", "max", "min", "amax", "amin", "argmax", "argmin", "norm", "var", "std", "logsumexp", "cumsum",
-           "cumprod", "ReturnTuple"]
+__all__ = [
+    "ReturnTuple",
+    "amax",
+    "amin",
+    "argmax",
+    "argmin",
+    "cumprod",
+    "cumsum",
+    "logsumexp",
+    "max",
+    "min",
+    "norm",
+    "prod",
+    "std",
+    "var",
+]
 
 _TN = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int", "int16": "Short",
        "int8": "Char", "uint8": "Byte", "bool": "Bool"}
@@ -61,7 +77,7 @@ def _wrap(dim: int, ndim: int) -> int:
     return dim % n
 
 
-def _unsqueeze_dims(g: Tensor, dims: tuple, keepdim: bool) -> Tensor:
+def _unsqueeze_dims(g: Any, dims: tuple, keepdim: bool) -> Any:
     """Re-insert reduced dims (sorted) into g unless keepdim: PyTorch's unsqueeze_multiple."""
     if keepdim:
         return g
@@ -121,7 +137,7 @@ class ReturnTuple(tuple):
 
 def _return_type(name: str) -> type:
     cls = type(name, (ReturnTuple,), {"_name": name, "__module__": "torch.return_types"})
-    cls._gradcli_type_name = f"torch.return_types.{name}"
+    cls._gradcli_type_name = f"torch.return_types.{name}"  # type: ignore[attr-defined]
     return cls
 
 
@@ -131,7 +147,7 @@ _RT = {n: _return_type(n) for n in ("max", "min", "sort", "topk", "mode", "media
 # --- prod -----------------------------------------------------------------------------------------------------
 
 
-def _prod_safe_zeros_backward(grad: Tensor, inp: Tensor, dim: int) -> Tensor:
+def _prod_safe_zeros_backward(grad: Any, inp: Any, dim: int) -> Any:
     """grad * (product of the other entries along dim), exact with zeros (exclusive cumprods)."""
     from .creation import ones
     from .shape import cat, flip, narrow
@@ -223,7 +239,7 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
 # --- max / min --------------------------------------------------------------------------------------------
 
 
-def _evenly_distribute(g: Tensor, inp: Tensor, value: Tensor) -> Tensor:
+def _evenly_distribute(g: Any, inp: Tensor, value: Tensor) -> Any:
     from .elementwise import where
 
     if np.isnan(value._data).any():
@@ -338,13 +354,13 @@ def _minmax(input, dim, keepdim, is_max: bool, other=None):
     return _minmax_dim(input, dim, bool(keepdim), is_max)
 
 
-def max(input, dim=None, keepdim=False, *, other=None):  # noqa: A001 - PyTorch's name
+def max(input, dim=None, keepdim=False, *, other=None):
     """torch.max: the maximum (MaxBackward1; ties share the gradient), or with ``dim`` a
     ``(values, indices)`` pair (MaxBackward0), or with a tensor the elementwise maximum (MaximumBackward0)."""
     return _minmax(input, dim, keepdim, True, other)
 
 
-def min(input, dim=None, keepdim=False, *, other=None):  # noqa: A001 - PyTorch's name
+def min(input, dim=None, keepdim=False, *, other=None):
     """torch.min: the minimum (MinBackward1), ``(values, indices)`` with ``dim`` (MinBackward0), or the
     elementwise minimum with a tensor (MinimumBackward0)."""
     return _minmax(input, dim, keepdim, False, other)
@@ -442,7 +458,7 @@ def argmin(input, dim=None, keepdim: bool = False):
 
 
 class LinalgVectorNormBackward0(Node):
-    __slots__ = ("ord", "dims", "keepdim")
+    __slots__ = ("dims", "keepdim", "ord")
     formula = ("self: p=2: grad * self / result (0 where result == 0); p=1: grad * sgn(self); p=inf: evenly among "
                "|self| == result; other p: grad * self * |self|^(p-2) / result^(p-1); p=0: no gradient")
 
@@ -569,14 +585,14 @@ def _var_args(fn: str, dim, unbiased, keepdim, correction):
 
 
 class VarBackward0(Node):
-    __slots__ = ("dims", "correction", "keepdim", "full")
+    __slots__ = ("correction", "dims", "full", "keepdim")
     formula = "self: (2 / (N - correction)) * grad * (self - self.mean(dim, keepdim=True))"
 
     def apply(self, grads):
         return (_var_backward(grads[0], self._unpack(0), self.dims, self.correction, self.keepdim, self.full),)
 
 
-def _var_backward(g: Tensor, x: Tensor, dims: tuple, correction, keepdim: bool, full: bool) -> Tensor:
+def _var_backward(g: Any, x: Any, dims: tuple, correction, keepdim: bool, full: bool) -> Any:
     from .elementwise import where
 
     if x._data.ndim == 0 or full:
@@ -600,7 +616,7 @@ def _safe_div(a: float, b) -> float:
 
 
 class StdBackward0(Node):
-    __slots__ = ("dims", "correction", "keepdim", "full")
+    __slots__ = ("correction", "dims", "full", "keepdim")
     formula = "self: var_backward(grad / (2 * result), ...) (0 where result == 0)"
 
     def apply(self, grads):
@@ -650,7 +666,7 @@ def _var_std(input, dim, unbiased, keepdim, correction, is_std: bool):
 
 
 def builtins_max(a, b):
-    return a if a >= b else b
+    return builtins.max(a, b)
 
 
 def var(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
