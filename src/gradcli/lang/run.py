@@ -52,7 +52,7 @@ from .parse import ParsedSource, decode_source, parse_expression, parse_source
 from .result import ErrorRecord, RunOptions, RunResult, WarningRecord
 from .validate import check, has_backward_call, validate
 
-__all__ = ["run_file", "InvocationError", "prepare", "PRELUDE_NAMES"]
+__all__ = ["run_file", "run_prepared", "InvocationError", "prepare", "PRELUDE_NAMES"]
 
 #: names of the implicit prelude (never listed as the file's tensors, as in the oracle)
 PRELUDE_NAMES = frozenset({"torch", "F"})
@@ -394,6 +394,24 @@ def run_file(source: Union[str, bytes], filename: str, options: Optional[RunOpti
         result.ok = False
         result.error = _static_error(e, text if text is not None else result.source)
         return result
+    _Runner(parsed, options, limits).run(result)
+    return result
+
+
+def run_prepared(parsed: ParsedSource, options: Optional[RunOptions] = None) -> RunResult:
+    """Run a file already parsed and checked by :func:`prepare` (steps 2-6 of :func:`run_file`).
+
+    The execution half of :func:`run_file`, for callers that time execution
+    apart from parsing (``benchmarks/run.py``'s engine view).  ``parsed`` must
+    come from ``prepare`` with the same limits and ``--set`` names as
+    ``options``; same return value and exceptions as :func:`run_file`.
+    """
+    options = options if options is not None else RunOptions()
+    for name, value in options.sets:
+        if not _valid_set_name(name.strip()):
+            raise InvocationError(f"bad --set {name}={value}: expected NAME=VALUE with a Python name")
+    limits = DEFAULT_LIMITS.with_options(options)
+    result = RunResult(file=parsed.filename, source=parsed.text, ok=True, stdout="")
     _Runner(parsed, options, limits).run(result)
     return result
 
