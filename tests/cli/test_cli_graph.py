@@ -103,8 +103,10 @@ def test_real_svg_render_names_the_variables(tmp_path):
     root = ET.parse(target).getroot()
     assert root.tag == "{http://www.w3.org/2000/svg}svg"
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    for word in ("SumBackward0", "MulBackward0", "AccumulateGrad", "loss", "c", "d", "a [2]", "b [2]"):
+    for word in ("SumBackward0", "MulBackward0", "AccumulateGrad", "a [2]", "b [2]"):
         assert word in texts, (word, texts)
+    for name in ("loss", "c", "d"):  # "c" or "c, line 4"
+        assert any(t == name or t.startswith(name + ", line ") for t in texts), (name, texts)
     assert sorted(os.listdir(tmp_path)) == ["graph.svg"]
 
 
@@ -151,8 +153,6 @@ def test_no_graph(runner):
     assert r.exit_code == 0 and "no tensor of the file has a grad_fn" in r.stdout
 
 
-@pytest.mark.xfail(strict=False, reason="the engine's Node._line is never set yet: lang.interpreter.position "
-                                        "does not feed autograd.graph.source_position")
 def test_nodes_carry_the_line_that_created_them(runner):
     """graph_diamond.py: c = a * b on line 4, d = ...t() on line 5, loss on line 6 (the file itself)."""
     doc = graph_json(runner)

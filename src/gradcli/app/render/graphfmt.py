@@ -30,7 +30,9 @@ def node_caption(node: Any) -> str:
         parts.append(", ".join(node.names))
     if node.kind == "accumulate" and node.shape is not None:
         parts[-1:] = [(parts[-1] + " " if parts else "") + _shape(node.shape)]
-    if node.line is not None:
+    # an AccumulateGrad node is made where its leaf is first used, not where the leaf was made:
+    # its line would mislead, so only op nodes show theirs (JSON keeps every node's line)
+    if node.line is not None and node.kind != "accumulate":
         parts.append(f"line {node.line}")
     return ", ".join(parts)
 
@@ -123,8 +125,6 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
             if cap:
                 label_lines.append(cap)
             fill = "#d9ead3" if n.id in roots else ("#f3f3f3" if n.kind == "view" else "white")
-        if n.kind == "accumulate" and n.line is not None:
-            label_lines.append(f"line {n.line}")
         if show_saved:
             sc = saved_caption(n)
             if sc:
