@@ -286,6 +286,30 @@ for cid, expr in [
     case(f"act/{cid}", f"x = {ACT_X}\ny = {expr}", "x", double=cid in ("gelu", "gelu/tanh", "softplus", "silu", "relu",
                                                                          "softmax/dim1", "log_softmax/dim0",
                                                                          "leaky_relu/0.2"))
+KINK_X = "torch.tensor([[-4.0, -3.0, -1.0, -0.5, 0.0], [0.5, 1.0, 3.0, 6.0, 7.0]], requires_grad=True)"
+for cid, expr in [
+    ("hardtanh", "F.hardtanh(x)"), ("hardtanh/bounds", "F.hardtanh(x, -0.5, 3.0)"), ("relu6", "F.relu6(x)"),
+    ("elu", "F.elu(x)"), ("elu/alpha", "F.elu(x, alpha=0.5)"), ("selu", "F.selu(x)"), ("selu/torch", "torch.selu(x)"),
+    ("celu", "F.celu(x, alpha=2.0)"), ("logsigmoid", "F.logsigmoid(x)"), ("mish", "F.mish(x)"),
+    ("hardsigmoid", "F.hardsigmoid(x)"), ("hardswish", "F.hardswish(x)"), ("softsign", "F.softsign(x)"),
+    ("tanhshrink", "F.tanhshrink(x)"), ("softmin", "F.softmin(x, dim=1)"), ("softmin/implicit", "F.softmin(x)"),
+    ("normalize", "F.normalize(x)"), ("normalize/p1_dim0", "F.normalize(x, p=1, dim=0)"),
+]:
+    case(f"act/{cid}", f"x = {KINK_X}\ny = {expr}", "x")
+case("act/normalize/zero_row", "x = torch.tensor([[0.0, 0.0], [3.0, 4.0]], requires_grad=True)\ny = F.normalize(x)",
+     "x")
+case("act/hardtanh/inplace", f"x = {lit((4,))}\nh = x * 2\ny = F.hardtanh(h, inplace=True)", "x")
+case("act/elu/inplace", f"x = {lit((4,))}\nh = x * 2\ny = F.elu(h, inplace=True)", "x")
+case("act/one_hot", "y = F.one_hot(torch.tensor([0, 2, 1]))")
+case("act/one_hot/num_classes", "y = F.one_hot(torch.tensor([[0], [2]]), 4)")
+for cid, code in [
+    ("err/one_hot_float", "y = F.one_hot(torch.tensor([0.0, 1.0]))"),
+    ("err/one_hot_negative", "y = F.one_hot(torch.tensor([-1, 1]))"),
+    ("err/one_hot_too_big", "y = F.one_hot(torch.tensor([3]), 2)"),
+    ("err/one_hot_empty", "y = F.one_hot(torch.tensor([], dtype=torch.long))"),
+    ("err/hardtanh_bounds", "y = F.hardtanh(torch.ones(2), 2.0, 1.0)"),
+]:
+    case(cid, code)
 case("act/gelu/f64", f"x = {lit((5,), 'float64', lo=-4, hi=4)}\ny = F.gelu(x)", "x", double=True)
 case("act/softplus/large", "x = torch.tensor([20.0, 20.5, 19.9, -100.0], requires_grad=True)\ny = F.softplus(x)", "x")
 case("act/leaky_relu/zero", "x = torch.tensor([0.0], requires_grad=True)\ny = F.leaky_relu(x)", "x")

@@ -1013,6 +1013,355 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
     return _nll_nd(log_softmax(input, class_dim, input._dtype), target, weight, reduction, ignore_index)
 
 
+# --- more activations (not in SPEC's table; common in tutorials) ----------------------------------------------------------
+
+
+class HardtanhBackward0(Node):
+    __slots__ = ("min_val", "max_val")
+    formula = "self: grad where min_val < self < max_val, else 0"
+
+    def apply(self, grads):
+        from .misc import zero_link
+
+        x = self._unpack(0)
+        inside = _const_bool((x._data > self.min_val) & (x._data < self.max_val))
+        return (zero_link(_where(inside, grads[0], 0.0), x, "HardtanhBackwardBackward0"),)
+
+
+def _hardtanh(input: Tensor, min_val, max_val) -> Tensor:
+    a = input._data
+    data = np.minimum(np.maximum(a, np.asarray(min_val, a.dtype)), np.asarray(max_val, a.dtype))
+    out, node = record(HardtanhBackward0, data.astype(a.dtype, copy=False), input._dtype, (input,))
+    if node is not None:
+        node.min_val, node.max_val = min_val, max_val
+        node._save(saved(input))
+    return out
+
+
+def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
+    """Clamp into [min_val, max_val] (HardtanhBackward0); the gradient is 0 at the bounds, as PyTorch."""
+    _need_tensor("hardtanh", "input", 1, input)
+    check_number("hardtanh", "min_val", min_val)
+    check_number("hardtanh", "max_val", max_val)
+    if min_val > max_val:
+        raise _runtime("min_val cannot be greater than max_val")
+    _need_float("hardtanh_cpu", input)
+    if inplace:
+        return _inplace(input, lambda old: _hardtanh(old, min_val, max_val))
+    return _hardtanh(input, min_val, max_val)
+
+
+def relu6(input, inplace: bool = False):
+    """min(max(x, 0), 6): hardtanh(x, 0, 6) (HardtanhBackward0)."""
+    _need_tensor("relu6", "input", 1, input)
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+class EluBackward0(Node):
+    __slots__ = ("alpha", "scale", "input_scale")
+    formula = ("self: grad * scale where self > 0, else grad * alpha * scale * input_scale * exp(self * input_scale); "
+               "in place (EluBackward1) from the result: grad * input_scale * (result + alpha * scale) where "
+               "result <= 0")
+    is_result = False
+
+    def apply(self, grads):
+        return (_elu_backward(grads[0], self.alpha, self.scale, self.input_scale, self.is_result, self._unpack(0)),)
+
+
+class EluBackward1(EluBackward0):
+    __slots__ = ()
+    is_result = True
+
+
+class CeluBackward0(EluBackward0):
+    __slots__ = ()
+
+
+class CeluBackward1(EluBackward1):
+    __slots__ = ()
+
+
+class EluBackwardBackward0(Node):
+    """elu_backward(grad_output, self_or_result) as one differentiable op (PyTorch's elu_double_backward)."""
+
+    __slots__ = ("alpha", "scale", "input_scale", "is_result")
+    formula = ("grad_output: elu_backward(grad, ...); self_or_result: grad * grad_output * input_scale (times "
+               "elu_backward for self) where self_or_result < 0")
+
+    def apply(self, grads):
+        gg = grads[0]
+        go = self._unpack(0)
+        sr = self._unpack(1)
+        n = self._needs
+        a, sc, isc, res = self.alpha, self.scale, self.input_scale, self.is_result
+        ggo = _elu_backward(gg, a, sc, isc, res, sr) if n[0] else None
+        gsr = None
+        if n[1]:
+            neg = Tensor._from_data((sr._data < 0).astype(gg._dtype.np), gg._dtype)
+            if res:
+                gsr = gg * go * isc * neg
+            else:
+                gsr = _elu_backward(gg * go * isc, a, sc, isc, res, sr) * neg
+        return (ggo, gsr)
+
+
+def _elu_backward(g: Tensor, alpha, scale, input_scale, is_result: bool, sr: Tensor) -> Tensor:
+    """PyTorch's elu_backward kernel (the self form uses the exponential branch where self <= 0)."""
+    a = sr._data.astype(np.float64)
+    gd = g._data.astype(np.float64)
+    with np.errstate(all="ignore"):
+        if is_result:
+            d = np.where(a <= 0, gd * input_scale * (a + alpha * scale), gd * scale)
+        else:
+            d = np.where(a <= 0, gd * input_scale * alpha * scale * np.exp(a * input_scale), gd * scale)
+    dtype = g._dtype if g._dtype.is_floating_point else sr._dtype
+    out, node = record(EluBackwardBackward0, np.asarray(d, dtype=dtype.np), dtype, (g, sr))
+    if node is not None:
+        node.alpha, node.scale, node.input_scale, node.is_result = alpha, scale, input_scale, is_result
+        node._save(saved(g), saved(sr))
+    return out
+
+
+def _elu(input: Tensor, alpha, scale, input_scale, node_cls, inplace: bool = False) -> Tensor:
+    def fn(t: Tensor) -> Tensor:
+        a = t._data.astype(np.float64)
+        with np.errstate(all="ignore"):
+            data = np.where(a > 0, a * scale, (np.expm1(a * input_scale)) * alpha * scale)
+        cls = node_cls if not inplace else (EluBackward1 if node_cls is EluBackward0 else CeluBackward1)
+        out, node = record(cls, data.astype(t._dtype.np), t._dtype, (t,))
+        if node is not None:
+            node.alpha, node.scale, node.input_scale = alpha, scale, input_scale
+            node._save(_out(out) if inplace else saved(t))
+        return out
+
+    return _inplace(input, fn) if inplace else fn(input)
+
+
+def elu(input, alpha: float = 1.0, inplace: bool = False):
+    """x if x > 0 else alpha * (exp(x) - 1) (EluBackward0)."""
+    _need_tensor("elu", "input", 1, input)
+    check_number("elu", "alpha", alpha)
+    _need_float("elu_cpu", input)
+    return _elu(input, alpha, 1.0, 1.0, EluBackward0, inplace)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace: bool = False):
+    """scale * elu(x, alpha) with SELU's constants (EluBackward0)."""
+    _need_tensor("selu", "input", 1, input)
+    _need_float("elu_cpu", input)
+    return _elu(input, _SELU_ALPHA, _SELU_SCALE, 1.0, EluBackward0, inplace)
+
+
+def celu(input, alpha: float = 1.0, inplace: bool = False):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1)) (CeluBackward0)."""
+    _need_tensor("celu", "input", 1, input)
+    check_number("celu", "alpha", alpha)
+    if alpha == 0:
+        raise _runtime("ZeroDivisionError")
+    _need_float("elu_cpu", input)
+    return _elu(input, alpha, 1.0, 1.0 / alpha, CeluBackward0, inplace)
+
+
+class LogSigmoidBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad * (max_deriv - sign * z / (1 + z)) with z = exp(-|self|) (= grad * sigmoid(-self))"
+
+    def apply(self, grads):
+        return (_log_sigmoid_backward(grads[0], self._unpack(0)),)
+
+
+class LogSigmoidBackwardBackward0(Node):
+    """log_sigmoid_backward(grad_output, self) as one differentiable op."""
+
+    __slots__ = ()
+    formula = "grad_output: log_sigmoid_backward(grad, self); self: grad * grad_output * (sigmoid(self) - 1) * sigmoid(self)"
+
+    def apply(self, grads):
+        gg = grads[0]
+        go = self._unpack(0)
+        x = self._unpack(1)
+        n = self._needs
+        ggo = _log_sigmoid_backward(gg, x) if n[0] else None
+        gx = None
+        if n[1]:
+            z = x.sigmoid()
+            gx = gg * go * (z - 1) * z
+        return (ggo, gx)
+
+
+def _log_sigmoid_backward(g: Tensor, x: Tensor) -> Tensor:
+    """grad * (max_deriv - sign * z / (1 + z)), z = exp(-|x|) (PyTorch's kernel: grad * sigmoid(-x))."""
+    a = x._data.astype(np.float64)
+    z = np.exp(-np.abs(a))
+    d = g._data.astype(np.float64) * np.where(a < 0, 1 - z / (1 + z), z / (1 + z))
+    out, node = record(LogSigmoidBackwardBackward0, d.astype(x._dtype.np), x._dtype, (g, x))
+    if node is not None:
+        node._save(saved(g), saved(x))
+    return out
+
+
+def logsigmoid(input):
+    """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)) (LogSigmoidBackward0)."""
+    _need_tensor("logsigmoid", "input", 1, input)
+    _need_float("log_sigmoid_forward", input)
+    a = input._data.astype(np.float64)
+    data = _log_sigmoid_np(a).astype(input._dtype.np)
+    out, node = record(LogSigmoidBackward0, data, input._dtype, (input,))
+    if node is not None:
+        node._save(saved(input))
+    return out
+
+
+class MishBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad * (tanh(softplus(self)) + self * sigmoid(self) * (1 - tanh(softplus(self))^2))"
+
+    def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)
+        sig = x.sigmoid()
+        tsp = softplus(x).tanh()
+        return (g * (tsp + x * sig * (1 - tsp * tsp)),)
+
+
+def mish(input, inplace: bool = False):
+    """x * tanh(softplus(x)) (MishBackward0)."""
+    _need_tensor("mish", "input", 1, input)
+    _need_float("mish_cpu", input)
+
+    def fn(t: Tensor) -> Tensor:
+        a = t._data.astype(np.float64)
+        with np.errstate(all="ignore"):
+            data = a * np.tanh(np.where(a > 20, a, np.log1p(np.exp(a))))
+        out, node = record(MishBackward0, data.astype(t._dtype.np), t._dtype, (t,))
+        if node is not None:
+            node._save(saved(t))
+        return out
+
+    return _inplace(input, fn) if inplace else fn(input)
+
+
+class HardsigmoidBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad / 6 where -3 < self < 3, else 0"
+
+    def apply(self, grads):
+        from .elementwise import NotImplemented_
+
+        g = grads[0]
+        x = self._unpack(0)
+        inside = (x._data > -3) & (x._data < 3)
+        data = np.where(inside, g._data / 6, 0).astype(g._dtype.np)
+        # PyTorch has no derivative for hardsigmoid_backward: a second backward through it fails
+        out, node = record(NotImplemented_, data, g._dtype, (g, x))
+        if node is not None:
+            node.op = "aten::hardsigmoid_backward"
+        return (out,)
+
+
+def hardsigmoid(input, inplace: bool = False):
+    """relu6(x + 3) / 6 (HardsigmoidBackward0)."""
+    _need_tensor("hardsigmoid", "input", 1, input)
+    _need_float("hardsigmoid_cpu", input)
+
+    def fn(t: Tensor) -> Tensor:
+        a = t._data
+        data = (np.minimum(np.maximum(a + 3, 0), 6) / 6).astype(a.dtype)
+        out, node = record(HardsigmoidBackward0, data, t._dtype, (t,))
+        if node is not None:
+            node._save(saved(t))
+        return out
+
+    return _inplace(input, fn) if inplace else fn(input)
+
+
+class HardswishBackward0(Node):
+    __slots__ = ()
+    formula = "self: 0 where self <= -3, grad * (self / 3 + 0.5) where self < 3, else grad"
+
+    def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)
+        low = _const_bool(x._data <= -3)
+        mid = _const_bool(x._data < 3)
+        return (_rename(_where(low, 0.0, _where(mid, g * (x / 3 + 0.5), g)), "HardswishBackwardBackward0"),)
+
+
+def hardswish(input, inplace: bool = False):
+    """x * relu6(x + 3) / 6 (HardswishBackward0)."""
+    _need_tensor("hardswish", "input", 1, input)
+    _need_float("hardswish_cpu", input)
+
+    def fn(t: Tensor) -> Tensor:
+        a = t._data
+        data = (a * np.minimum(np.maximum(a + 3, 0), 6) / 6).astype(a.dtype)
+        out, node = record(HardswishBackward0, data, t._dtype, (t,))
+        if node is not None:
+            node._save(saved(t))
+        return out
+
+    return _inplace(input, fn) if inplace else fn(input)
+
+
+def softsign(input):
+    """x / (1 + |x|), PyTorch's composite (DivBackward0)."""
+    _need_tensor("softsign", "input", 1, input)
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input):
+    """x - tanh(x), PyTorch's composite (SubBackward0)."""
+    _need_tensor("tanhshrink", "input", 1, input)
+    return input - input.tanh()
+
+
+def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):
+    """softmax(-x) (SoftmaxBackward0 over NegBackward0); dim=None warns as F.softmax."""
+    _need_tensor("softmin", "input", 1, input)
+    if dim is None:
+        dim = _implicit_dim("softmin", input._data.ndim)
+    if dtype is None:
+        return _softmax_impl(-input, dim, None, False)
+    return _softmax_impl(-(input.to(dtype)), dim, None, False)
+
+
+def normalize(input, p=2.0, dim: int = 1, eps: float = 1e-12, out=None):
+    """input / max(||input||_p over dim, eps) (PyTorch's composite: DivBackward0 over ExpandBackward0 over
+    ClampMinBackward0 over LinalgVectorNormBackward0)."""
+    _need_tensor("normalize", "input", 1, input)
+    if out is not None:
+        raise error_class("unsupported")("normalize(out=...) is not supported by gradcli")
+    check_number("normalize", "eps", eps)
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def one_hot(tensor, num_classes: int = -1):
+    """int64 one-hot encoding of class indices (not differentiable)."""
+    _need_tensor("one_hot", "tensor", 1, tensor)
+    check_int("one_hot", "num_classes", num_classes)
+    if tensor._dtype is not dt.int64:
+        raise _runtime("one_hot is only applicable to index tensor of type LongTensor.")
+    t = tensor._data
+    if num_classes == -1:
+        if t.size == 0:
+            raise _runtime("Can not infer total number of classes from empty tensor.")
+        num_classes = int(t.max()) + 1
+    if t.size and t.min() < 0:
+        raise _runtime("Class values must be non-negative.")
+    if t.size and t.max() >= num_classes:
+        raise _runtime("Class values must be smaller than num_classes.")
+    from ._core import check_numel
+
+    check_numel(t.size * num_classes)
+    data = (t[..., None] == np.arange(num_classes)).astype(np.int64)
+    return Tensor._from_data(data, dt.int64)
+
+
 # --- registration ----------------------------------------------------------------------------------------------------------------
 
 
@@ -1084,3 +1433,34 @@ register("cross_entropy", cross_entropy, "nn", torch=(), F=("cross_entropy",), m
          nodes=("NllLossBackward0", "LogSoftmaxBackward0", "DivBackward1", "AddBackward0", "MulBackward1"),
          formula="nll_loss(log_softmax(input, class_dim), target); probabilities: -(log_softmax * target).sum()/N",
          sample=lambda: ((_f64(3, 4), _long([0, 3, 1])), {"label_smoothing": 0.1}))
+
+register("hardtanh", hardtanh, "nn", torch=(), F=("hardtanh",), methods=(), nodes=("HardtanhBackward0",),
+         formula=HardtanhBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-2, hi=2),), {"min_val": -0.5}))
+register("relu6", relu6, "nn", torch=(), F=("relu6",), methods=(), nodes=("HardtanhBackward0",),
+         formula=HardtanhBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-2, hi=8),), {}))
+register("elu", elu, "nn", torch=(), F=("elu",), methods=(), nodes=("EluBackward0", "EluBackward1"),
+         formula=EluBackward0.formula,
+         sample=lambda: ((_f64(2, 3, lo=-2, hi=2),), {"alpha": 0.7}))
+register("selu", selu, "nn", torch=("selu",), F=("selu",), methods=(), nodes=("EluBackward0",),
+         formula=EluBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-2, hi=2),), {}))
+register("celu", celu, "nn", torch=("celu",), F=("celu",), methods=(), nodes=("CeluBackward0", "CeluBackward1"),
+         formula=EluBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-2, hi=2),), {"alpha": 1.5}))
+register("logsigmoid", logsigmoid, "nn", torch=(), F=("logsigmoid",), methods=(), nodes=("LogSigmoidBackward0",),
+         formula=LogSigmoidBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-3, hi=3),), {}))
+register("mish", mish, "nn", torch=(), F=("mish",), methods=(), nodes=("MishBackward0",),
+         formula=MishBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-3, hi=3),), {}))
+register("hardsigmoid", hardsigmoid, "nn", torch=(), F=("hardsigmoid",), methods=(), nodes=("HardsigmoidBackward0",),
+         formula=HardsigmoidBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-4, hi=4),), {}),
+         twice_differentiable=False, notes="PyTorch has no second derivative (NotImplemented)")
+register("hardswish", hardswish, "nn", torch=(), F=("hardswish",), methods=(), nodes=("HardswishBackward0",),
+         formula=HardswishBackward0.formula, sample=lambda: ((_f64(2, 3, lo=-4, hi=4),), {}))
+register("softsign", softsign, "nn", torch=(), F=("softsign",), methods=(), nodes=("DivBackward0",),
+         formula="x / (1 + |x|)", sample=lambda: ((_f64(2, 3),), {}))
+register("tanhshrink", tanhshrink, "nn", torch=(), F=("tanhshrink",), methods=(), nodes=("SubBackward0",),
+         formula="x - tanh(x)", sample=lambda: ((_f64(2, 3),), {}))
+register("softmin", softmin, "nn", torch=(), F=("softmin",), methods=(), nodes=("SoftmaxBackward0",),
+         formula="softmax(-x)", sample=lambda: ((_f64(2, 3),), {"dim": 1}))
+register("normalize", normalize, "nn", torch=(), F=("normalize",), methods=(),
+         nodes=("DivBackward0", "ExpandBackward0", "ClampMinBackward0", "LinalgVectorNormBackward0"),
+         formula="input / norm(input, p, dim, keepdim=True).clamp_min(eps)", sample=lambda: ((_f64(2, 3),), {}))
+register("one_hot", one_hot, "nn", torch=(), F=("one_hot",), methods=(), formula="")
