@@ -39,7 +39,7 @@ class Code:
 
     __slots__ = (
         "name", "body", "size", "npos", "posnames", "posonly", "kwonly", "vararg", "kwarg", "kwindex",
-        "simple", "is_lambda", "pad", "rt", "line", "col",
+        "simple", "is_lambda", "pad", "rt", "line", "col", "varname", "kwname", "_params",
     )
     name: str  # 'f' or '<lambda>'
     body: Callable[[list], Any]  # block (returns a signal) or, for a lambda, the expression
@@ -57,6 +57,30 @@ class Code:
     rt: Any  # the run's shared runtime (budget, tick, max_depth)
     line: Optional[int]
     col: Optional[int]
+    varname: Optional[str]  # name of *args (None without)
+    kwname: Optional[str]  # name of **kwargs (None without)
+    _params: Any  # cached (kind, name) list for __signature__
+
+    def parameters(self) -> list:
+        """``(name, kind)`` of every parameter in definition order (``inspect.Parameter`` kinds)."""
+        try:
+            return self._params
+        except AttributeError:
+            pass
+        import inspect
+
+        P = inspect.Parameter
+        out = []
+        for n in self.posnames:
+            out.append((n, P.POSITIONAL_ONLY if n in self.posonly else P.POSITIONAL_OR_KEYWORD))
+        if getattr(self, "varname", None):
+            out.append((self.varname, P.VAR_POSITIONAL))
+        for n in self.kwonly:
+            out.append((n, P.KEYWORD_ONLY))
+        if getattr(self, "kwname", None):
+            out.append((self.kwname, P.VAR_KEYWORD))
+        self._params = out
+        return out
 
 
 class UserFunction:
@@ -79,6 +103,28 @@ class UserFunction:
     @property
     def __name__(self) -> str:  # for engine messages (e.g. functools.wraps)
         return self._code.name
+
+    @property
+    def __signature__(self) -> Any:
+        """``inspect.signature(fn)``: the def's parameters with their defaults (engine code introspects it:
+        ``Function.apply`` with ``setup_context``, functional, checkpoint).  Unreachable from user code
+        (a dunder name)."""
+        import inspect
+
+        P = inspect.Parameter
+        code = self._code
+        params = code.parameters()
+        npos = code.npos
+        first_default = npos - len(self._defaults)
+        out = []
+        for i, (name, kind) in enumerate(params):
+            default: Any = P.empty
+            if i < npos and i >= first_default:
+                default = self._defaults[i - first_default]
+            elif kind is P.KEYWORD_ONLY and name in self._kwdefaults:
+                default = self._kwdefaults[name]
+            out.append(P(name, kind, default=default))
+        return inspect.Signature(out, __validate_parameters__=False)
 
     def __repr__(self) -> str:
         return f"<function {self._code.name}>"

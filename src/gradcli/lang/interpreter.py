@@ -857,7 +857,12 @@ class Compiler:
         methods = []
         for stmt in node.body:
             if isinstance(stmt, ast.FunctionDef):
-                methods.append((stmt.name, self.function(stmt, scope)))
+                # @staticmethod is what make_function_class does to every method; any other decorator
+                # (@once_differentiable, a function of the file) is applied to the function, bottom-up
+                decos = [(self.expr(d, scope), self.pos(d)) for d in stmt.decorator_list
+                         if not (isinstance(d, ast.Name) and d.id == "staticmethod")]
+                methods.append((stmt.name, self.function(stmt, scope), tuple(decos)))
+        add_frame = errmap.add_frame
         store = self.store(ast.Name(id=node.name, ctx=ast.Store()), scope)
         line, col = self.pos(node)
         P = position
@@ -880,7 +885,30 @@ class Compiler:
                     expected = None
                 if expected is not None and base is not expected:
                     raise _err("unsupported", "unsupported class: only subclasses of torch.autograd.Function")
-                cls = make_class(cname, {name: mk(fr) for name, mk in methods})
+            except Exception as e:
+                raise fix(e, line, col)
+            made = {}
+            for name, mk, decos in methods:
+                try:
+                    dvals = [(d(fr), where) for d, where in decos]
+                    f = mk(fr)
+                except Exception as e:
+                    raise fix(e, line, col)
+                for d, (dline, dcol) in reversed(dvals):
+                    try:
+                        if type(d) is not UserFunction and not is_gradcli_object(d):
+                            raise _err(
+                                "unsupported", "a decorator must be a torch object (e.g. "
+                                "torch.autograd.function.once_differentiable) or a function defined in the file"
+                            )
+                        f = d(f)
+                    except Exception as e:
+                        err = fix(e, dline, dcol)
+                        add_frame(err, dline, dcol)
+                        raise err
+                made[name] = f
+            try:
+                cls = make_class(cname, made)
             except Exception as e:
                 raise fix(e, line, col)
             store(fr, cls)
@@ -905,6 +933,8 @@ class Compiler:
         names = param_names(args)
         code.vararg = fscope.slots[args.vararg.arg] if args.vararg else None
         code.kwarg = fscope.slots[args.kwarg.arg] if args.kwarg else None
+        code.varname = args.vararg.arg if args.vararg else None
+        code.kwname = args.kwarg.arg if args.kwarg else None
         code.kwonly = {a.arg: fscope.slots[a.arg] for a in args.kwonlyargs}
         code.kwindex = {a.arg: fscope.slots[a.arg] for a in args.args}
         code.kwindex.update(code.kwonly)

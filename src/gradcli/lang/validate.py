@@ -15,7 +15,8 @@ whitelist:
 * keyword arguments and parameters named ``_...`` are refused (they could reach
   private parameters of engine functions);
 * ``class NAME(torch.autograd.Function)`` / ``(Function)`` whose body is only
-  ``@staticmethod`` defs, docstrings and ``pass``;
+  ``@staticmethod`` defs (other decorators such as ``@once_differentiable`` may
+  join the one ``@staticmethod``), docstrings and ``pass``;
 * what CPython's compiler (not its parser) rejects is reported as ``syntax``:
   ``return`` outside a function, ``break``/``continue`` outside a loop,
   duplicate parameter names, two starred targets.
@@ -344,8 +345,9 @@ class _Checker:
             ):
                 continue
             if isinstance(stmt, ast.FunctionDef):
-                decos = stmt.decorator_list
-                if len(decos) == 1 and isinstance(decos[0], ast.Name) and decos[0].id == "staticmethod":
+                # exactly one @staticmethod; other decorators (@once_differentiable ...) apply to the function
+                statics = [d for d in stmt.decorator_list if _is_staticmethod(d)]
+                if len(statics) == 1:
                     continue
                 self.unsupported(
                     f"unsupported method: {stmt.name} in an autograd.Function must be a @staticmethod", stmt
@@ -366,6 +368,10 @@ class _Checker:
             self.add("syntax", "starred assignment target must be in a list or tuple", t)
 
 
+def _is_staticmethod(d: ast.AST) -> bool:
+    return isinstance(d, ast.Name) and d.id == "staticmethod"
+
+
 def validate(tree: ast.AST, extra_names: Iterable[str] = ()) -> list[Problem]:
     """Every construct of ``tree`` outside the language, ``unsupported`` first, each in source order.
 
@@ -380,7 +386,7 @@ def validate(tree: ast.AST, extra_names: Iterable[str] = ()) -> list[Problem]:
             for stmt in node.body:
                 if isinstance(stmt, ast.FunctionDef):
                     for d in stmt.decorator_list:
-                        if isinstance(d, ast.Name) and d.id == "staticmethod":
+                        if _is_staticmethod(d):
                             allowed_static.add((d.lineno, d.col_offset))
     problems = [
         p
