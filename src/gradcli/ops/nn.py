@@ -1017,7 +1017,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index: i
 
 
 class HardtanhBackward0(Node):
-    __slots__ = ("min_val", "max_val")
+    __slots__ = ("max_val", "min_val")
     formula = "self: grad where min_val < self < max_val, else 0"
 
     def apply(self, grads):
@@ -1058,7 +1058,7 @@ def relu6(input, inplace: bool = False):
 
 
 class EluBackward0(Node):
-    __slots__ = ("alpha", "scale", "input_scale")
+    __slots__ = ("alpha", "input_scale", "scale")
     formula = ("self: grad * scale where self > 0, else grad * alpha * scale * input_scale * exp(self * input_scale); "
                "in place (EluBackward1) from the result: grad * input_scale * (result + alpha * scale) where "
                "result <= 0")
@@ -1084,7 +1084,7 @@ class CeluBackward1(EluBackward1):
 class EluBackwardBackward0(Node):
     """elu_backward(grad_output, self_or_result) as one differentiable op (PyTorch's elu_double_backward)."""
 
-    __slots__ = ("alpha", "scale", "input_scale", "is_result")
+    __slots__ = ("alpha", "input_scale", "is_result", "scale")
     formula = ("grad_output: elu_backward(grad, ...); self_or_result: grad * grad_output * input_scale (times "
                "elu_backward for self) where self_or_result < 0")
 
