@@ -690,15 +690,28 @@ def _uniform24(draw, count: int) -> np.ndarray:
     return out
 
 
-def _fill64_blocks(u: np.ndarray) -> np.ndarray:
-    """normal_fill_16<double> on uniforms ``u`` (length a multiple of 16), before ``* std + mean``."""
+def _fill64_blocks(u: np.ndarray, out: np.ndarray) -> None:
+    """normal_fill_16<double> on uniforms ``u`` (length a multiple of 16) into ``out``,
+    before ``* std + mean``."""
     u3 = u.reshape(-1, 2, 8)
+    o3 = out.reshape(-1, 2, 8)
     radius = np.sqrt(-2.0 * _libm("log", 1.0 - u3[:, 0, :]))
     theta = (2.0 * math.pi) * u3[:, 1, :]
-    out = np.empty_like(u3)
-    out[:, 0, :] = radius * _libm("cos", theta)
-    out[:, 1, :] = radius * _libm("sin", theta)
-    return out.reshape(-1)
+    np.multiply(radius, _libm("cos", theta), out=o3[:, 0, :])
+    np.multiply(radius, _libm("sin", theta), out=o3[:, 1, :])
+
+
+def _fill64(draw, size: int, out: np.ndarray) -> None:
+    """``normal_fill<double>`` values (before mean/std) of a contiguous tensor of ``size >= 16``:
+    all ``size`` uniforms are drawn (chunk by chunk), the whole blocks transformed, then
+    the last 16 values drawn again and recomputed when ``size % 16 != 0``."""
+    main = size - size % 16
+    for start in range(0, main, _CHUNK):
+        stop = min(main, start + _CHUNK)
+        _fill64_blocks(_uniform53(draw, stop - start), out[start:stop])
+    if size % 16:
+        _uniform53(draw, size - main)                    # drawn, then overwritten by the tail
+        _fill64_blocks(_uniform53(draw, 16), out[size - 16:])
 
 
 def _to_half(x) -> np.ndarray:
@@ -864,17 +877,12 @@ class Generator:
             self._normal_serial(out, mean, std, name)
             return
         flat = out.reshape(-1)
-        extra = 16 if size % 16 else 0
         if name == "float32":
             _avx2_normal(self._raw, size, True, flat)
             _apply_mean_std32(flat, mean, std)
         elif name == "float64":
-            vals = np.empty(size, _F64)
-            main = size - size % 16
-            vals[:main] = _fill64_blocks(_uniform53(self._raw, size)[:main])
-            if extra:
-                vals[size - 16:] = _fill64_blocks(_uniform53(self._raw, 16))
-            flat[:] = _apply_mean_std64(vals, mean, std)
+            _fill64(self._raw, size, flat)
+            _apply_mean_std64(flat, mean, std)
         else:  # float16: computed in float (opmath) by the AVX2 kernel, then rounded to Half
             vals = _avx2_normal(self._raw, size, full_draw=False)
             _apply_mean_std32(vals, mean, std)
@@ -980,7 +988,7 @@ class Generator:
                 both = both[:-1]
             parts.append(both)
         vals = np.concatenate(parts) if len(parts) > 1 else parts[0]
-        vals = _apply_mean_std64(vals, mean, std)
+        _apply_mean_std64(vals, mean, std)
         _assign_in_memory_order(out, _cast_from_double(vals, name))
 
 
@@ -1000,13 +1008,15 @@ def _apply_mean_std32(vals: np.ndarray, mean: float, std: float) -> None:
         vals[:] = _fma_to_f32(vals, s32, m32)
 
 
-def _apply_mean_std64(vals: np.ndarray, mean: float, std: float) -> np.ndarray:
-    """``val * std + mean`` as one fused multiply-add (what GCC makes of it)."""
+def _apply_mean_std64(vals: np.ndarray, mean: float, std: float) -> None:
+    """``vals = vals * std + mean`` in place, as one fused multiply-add (what GCC makes of it)."""
     if std == 1.0:
-        return vals + mean
-    if mean == 0.0:
-        return vals * std + mean
-    return _fma64(vals, std, mean)
+        np.add(vals, mean, out=vals)
+    elif mean == 0.0:
+        np.multiply(vals, std, out=vals)
+        np.add(vals, mean, out=vals)
+    else:
+        vals[:] = _fma64(vals, std, mean)
 
 
 def _assign_in_memory_order(out: np.ndarray, vals: np.ndarray) -> None:
