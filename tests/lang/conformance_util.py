@@ -1,4 +1,4 @@
-"""Run a conformance case through gradcli.lang.run.run_file and compare with its recorded JSON.
+"""Run a recorded case through gradcli.lang.run.run_file and compare with its recorded JSON.
 
 The comparison follows shared/conformance/README.md "What is compared": ok,
 error kind and line, warnings as a multiset of (kind, line), stdout after
@@ -18,12 +18,12 @@ from typing import Any, Optional
 from gradcli.lang.result import RunOptions
 
 DATA = Path(__file__).parent / "data"
-CASES = DATA  # case names are relative to tests/lang/data: "conformance/errors/x", "lang_cases/y"
+CASES = DATA  # case names are relative to tests/lang/data: "lang_cases/y"
 
 
 def all_cases() -> list[str]:
-    """Every recorded case: the shared conformance suite (copied) and the language's own cases."""
-    found = list(DATA.glob("conformance/*/*.py")) + list(DATA.glob("lang_cases/*.py"))
+    """The language's own recorded cases (the shared conformance suite lives in tests/conformance)."""
+    found = list(DATA.glob("lang_cases/*.py"))
     return sorted(str(p.relative_to(DATA))[:-3] for p in found)
 
 

@@ -1,0 +1,380 @@
+"""The ``compare`` service: run a file in gradcli and in PyTorch, list where they disagree.
+
+:func:`diff_documents` compares two ``gradcli.run/1`` documents by the rules of
+the conformance suite (tests/conformance/README.md, "What is compared"):
+
+* ``ok`` (and, when given, the exit status: 0 when ok, else 1);
+* ``error.kind`` and ``error.line`` (not ``col``, ``message``, ``hint``);
+* ``warnings`` as a multiset of (``kind``, ``line``);
+* ``stdout`` exactly, after stripping the trailing whitespace of each line and of the text;
+* ``tensors`` by name and in order: ``shape``, ``dtype``, ``requires_grad``,
+  ``is_leaf``, ``grad_fn``, ``retains_grad``, and ``data``/``grad`` with the
+  tolerance of PyTorch's dtype (float32 rtol 1e-5 atol 1e-6, float64 rtol 1e-10
+  atol 1e-12, ints and bools exact; ``"nan"`` equals ``"nan"``, infinities must
+  match); ``grad`` null vs not null must match.  ``file`` is not compared.
+
+Each disagreement is a :class:`Difference` row (tensor, field, gradcli,
+PyTorch).  :func:`compare_file` runs both sides: gradcli in this process,
+PyTorch through :mod:`.oracle` in a process of its own.  A file that gradcli's
+static check refuses (``syntax``/``unsupported``/``limit`` before anything ran)
+is only parsed and checked on the PyTorch side, never executed.
+
+No rich here: :mod:`.render.compare` draws the table.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .problems import UsageProblem
+
+__all__ = [
+    "SCHEMA",
+    "TOLERANCES",
+    "Difference",
+    "Comparison",
+    "diff_documents",
+    "compare_file",
+    "compare_document",
+    "TorchMissing",
+]
+
+SCHEMA = "gradcli.compare/1"
+#: dtype -> (rtol, atol); other dtypes compare exactly
+TOLERANCES = {
+    "float32": (1e-5, 1e-6),
+    "float64": (1e-10, 1e-12),
+    "float16": (1e-3, 1e-5),
+    "bfloat16": (1e-2, 1e-5),
+}
+#: tensors up to this many elements are shown whole in a difference; bigger ones by their first differing element
+SHOW_WHOLE = 8
+_NONE = "—"
+
+
+class TorchMissing(UsageProblem):
+    """``gradcli compare`` needs PyTorch, which is not installed (exit status 2)."""
+
+    def __init__(self, detail: str = "") -> None:
+        from .oracle import INSTALL_HINT
+
+        msg = "gradcli compare needs PyTorch to run the file, and it is not installed"
+        super().__init__(msg + (f" ({detail})" if detail else ""),
+                         f"Install it with: {INSTALL_HINT}")
+
+
+@dataclass
+class Difference:
+    """One disagreement. ``tensor`` is None for fields of the whole run (ok, error, warnings, stdout)."""
+
+    tensor: Optional[str]
+    field: str
+    gradcli: str
+    pytorch: str
+    detail: str = ""
+
+    def as_dict(self) -> dict:
+        return {"tensor": self.tensor, "field": self.field, "gradcli": self.gradcli, "pytorch": self.pytorch,
+                "detail": self.detail}
+
+
+@dataclass
+class Comparison:
+    """Both runs of one file and their differences.
+
+    pytorch: the PyTorch document, or None when the PyTorch side did not run
+    (then ``note`` says why, and the comparison is not identical).
+    """
+
+    file: str
+    gradcli: dict
+    pytorch: Optional[dict]
+    differences: list[Difference] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def identical(self) -> bool:
+        return self.pytorch is not None and not self.differences
+
+
+# --------------------------------------------------------------------------------------------
+# the differ
+# --------------------------------------------------------------------------------------------
+def _text(v: Any) -> str:
+    if v is None:
+        return "None"
+    if isinstance(v, str):
+        return v
+    return json.dumps(v)
+
+
+def _flat(v: Any) -> list:
+    out: list = []
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(reversed(x))
+        else:
+            out.append(x)
+    return out
+
+
+def _structure(v: Any) -> list:
+    dims = []
+    while isinstance(v, list):
+        dims.append(len(v))
+        if not v:
+            break
+        v = v[0]
+    return dims
+
+
+def _close(p: Any, g: Any, tol: Optional[tuple]) -> bool:
+    """Is gradcli's element ``g`` equal to PyTorch's ``p`` (within ``tol`` for floats)?"""
+    if isinstance(p, str) or isinstance(g, str):  # "nan", "inf", "-inf"
+        return p == g
+    if isinstance(p, bool) or isinstance(g, bool):
+        return isinstance(p, bool) and isinstance(g, bool) and p == g
+    if not isinstance(g, (int, float)) or not isinstance(p, (int, float)):
+        return False
+    if tol is None:
+        return p == g and isinstance(p, float) == isinstance(g, float)
+    rtol, atol = tol
+    return math.isfinite(g) and abs(p - g) <= atol + rtol * abs(p)
+
+
+def _index(flat_i: int, shape: list) -> str:
+    idx = []
+    for n in reversed(shape):
+        if n <= 0:
+            break
+        idx.append(flat_i % n)
+        flat_i //= n
+    return "[" + ", ".join(str(i) for i in reversed(idx)) + "]"
+
+
+def _diff_values(name: str, what: str, g: Any, p: Any, dtype: str, out: list) -> None:
+    if isinstance(g, dict) or isinstance(p, dict):  # a truncated summary on either side
+        if g != p:
+            out.append(Difference(name, what, _text(g), _text(p)))
+        return
+    tol = TOLERANCES.get(dtype)
+    gs, ps = _structure(g), _structure(p)
+    if gs != ps:
+        out.append(Difference(name, what, _values_text(g), _values_text(p),
+                              f"nesting {gs} in gradcli, {ps} in PyTorch"))
+        return
+    gf, pf = _flat(g), _flat(p)
+    bad = [i for i, (x, y) in enumerate(zip(gf, pf)) if not _close(y, x, tol)]
+    if not bad:
+        return
+    if len(pf) <= SHOW_WHOLE:
+        detail = "" if len(pf) <= 1 else f"{len(bad)} of {len(pf)} elements differ"
+        out.append(Difference(name, what, _values_text(g), _values_text(p), detail))
+        return
+    i = bad[0]
+    more = f"{len(bad)} of {len(pf)} elements differ" if len(bad) > 1 else "1 element differs"
+    out.append(Difference(name, f"{what}{_index(i, ps)}", _text(gf[i]), _text(pf[i]), more))
+
+
+def _values_text(v: Any) -> str:
+    return json.dumps(v)
+
+
+def _norm_stdout(s: Any) -> str:
+    return "\n".join(line.rstrip() for line in (s if isinstance(s, str) else "").rstrip().split("\n"))
+
+
+def _error_text(e: Any) -> str:
+    if not isinstance(e, dict):
+        return "no error"
+    line = e.get("line")
+    return f"{e.get('kind')} (line {line})" if line is not None else f"{e.get('kind')} (after the file)"
+
+
+def _warning_text(kind: Any, line: Any, n: int) -> str:
+    where = f"line {line}" if line is not None else "after the file"
+    return _NONE if n == 0 else f"{kind} ({where})" + (f" ×{n}" if n > 1 else "")
+
+
+def diff_documents(gradcli: dict, pytorch: dict, *, gradcli_status: Optional[int] = None) -> list[Difference]:
+    """The differences of gradcli's document from PyTorch's (empty when they agree).
+
+    ``gradcli_status``: gradcli's exit status, when known (a CLI run), is
+    checked too: 0 when PyTorch's run was ok, else 1.
+    """
+    out: list[Difference] = []
+    if not isinstance(gradcli, dict):
+        return [Difference(None, "document", "not a JSON object", "gradcli.run/1")]
+    if gradcli.get("schema") != pytorch.get("schema"):
+        out.append(Difference(None, "schema", _text(gradcli.get("schema")), _text(pytorch.get("schema"))))
+    if gradcli.get("ok") != pytorch["ok"]:
+        out.append(Difference(None, "ok", _text(gradcli.get("ok")), _text(pytorch["ok"])))
+    if gradcli_status is not None:
+        want = 0 if pytorch["ok"] else 1
+        if gradcli_status != want:
+            out.append(Difference(None, "exit status", str(gradcli_status), str(want)))
+    _diff_error(gradcli.get("error"), pytorch.get("error"), out)
+    _diff_warnings(gradcli.get("warnings"), pytorch.get("warnings") or [], out)
+    _diff_stdout(gradcli.get("stdout"), pytorch.get("stdout"), out)
+    _diff_tensors(gradcli.get("tensors"), pytorch.get("tensors") or [], out)
+    return out
+
+
+def _diff_error(ge: Any, pe: Any, out: list) -> None:
+    if pe is None and ge is None:
+        return
+    if pe is None or not isinstance(ge, dict):
+        detail = str(ge.get("message", ""))[:200] if isinstance(ge, dict) else str(pe.get("message", ""))[:200]
+        out.append(Difference(None, "error", _error_text(ge), _error_text(pe), detail))
+        return
+    if ge.get("kind") != pe["kind"]:
+        out.append(Difference(None, "error", _error_text(ge), _error_text(pe),
+                              f"gradcli: {str(ge.get('message'))[:160]} | PyTorch: {str(pe.get('message'))[:160]}"))
+    elif ge.get("line") != pe["line"]:
+        out.append(Difference(None, "error line", _text(ge.get("line")), _text(pe["line"]), pe["kind"]))
+
+
+def _diff_warnings(gw: Any, pw: list, out: list) -> None:
+    try:
+        gc = collections.Counter((w.get("kind"), w.get("line")) for w in gw or [])
+    except AttributeError:
+        out.append(Difference(None, "warnings", "malformed", _text(len(pw))))
+        return
+    pc = collections.Counter((w["kind"], w["line"]) for w in pw)
+    if gc == pc:
+        return
+    for key in sorted(set(gc) | set(pc), key=lambda k: (k[1] if k[1] is not None else -1, str(k[0]))):
+        if gc[key] != pc[key]:
+            out.append(Difference(None, "warning", _warning_text(key[0], key[1], gc[key]),
+                                  _warning_text(key[0], key[1], pc[key])))
+
+
+def _diff_stdout(gs: Any, ps: Any, out: list) -> None:
+    g, p = _norm_stdout(gs), _norm_stdout(ps)
+    if g == p:
+        return
+    gl, pl = g.split("\n"), p.split("\n")
+    for i in range(max(len(gl), len(pl))):
+        x = gl[i] if i < len(gl) else None
+        y = pl[i] if i < len(pl) else None
+        if x != y:
+            extra = sum(1 for a, b in zip(gl[i:], pl[i:]) if a != b) + abs(len(gl) - len(pl))
+            detail = f"{extra} lines differ" if extra > 1 else ""
+            out.append(Difference(None, f"stdout line {i + 1}", _NONE if x is None else x,
+                                  _NONE if y is None else y, detail))
+            return
+
+
+def _tensor_summary(t: dict) -> str:
+    return f"{t.get('dtype')} {t.get('shape')}"
+
+
+def _diff_tensors(gt: Any, pt: list, out: list) -> None:
+    gt = [t for t in gt if isinstance(t, dict)] if isinstance(gt, list) else []
+    gmap = {t.get("name"): t for t in gt}
+    pmap = {t["name"]: t for t in pt}
+    for name, t in pmap.items():
+        if name not in gmap:
+            out.append(Difference(name, "tensor", "absent", _tensor_summary(t)))
+    for name, t in gmap.items():
+        if name not in pmap:
+            out.append(Difference(name, "tensor", _tensor_summary(t), "absent"))
+    common_p = [n for n in pmap if n in gmap]
+    common_g = [t.get("name") for t in gt if t.get("name") in pmap]
+    if common_p != common_g:
+        out.append(Difference(None, "tensor order", ", ".join(map(str, common_g)), ", ".join(common_p)))
+    for name in common_p:
+        p, g = pmap[name], gmap[name]
+        for key in ("shape", "dtype", "requires_grad", "is_leaf", "grad_fn", "retains_grad"):
+            if g.get(key) != p[key]:
+                out.append(Difference(name, key, _text(g.get(key)), _text(p[key])))
+        _diff_values(name, "data", g.get("data"), p["data"], p["dtype"], out)
+        pg, gg = p["grad"], g.get("grad")
+        if pg is None or gg is None:
+            if (pg is None) != (gg is None):
+                out.append(Difference(name, "grad", "None" if gg is None else _short(gg),
+                                      "None" if pg is None else _short(pg)))
+        else:
+            _diff_values(name, "grad", gg, pg, p["dtype"], out)
+
+
+def _short(v: Any) -> str:
+    text = _values_text(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --------------------------------------------------------------------------------------------
+# the service
+# --------------------------------------------------------------------------------------------
+_STATIC_KINDS = ("syntax", "unsupported", "limit")
+
+
+def _static_failure(source: bytes, display: str, options: Any) -> bool:
+    """Does gradcli's static check (parse + language check) refuse the file?"""
+    from ..errors import GradcliError
+    from ..lang.limits import DEFAULT_LIMITS
+    from ..lang.run import prepare
+
+    try:
+        prepare(source, display, DEFAULT_LIMITS.with_options(options), tuple(n for n, _ in options.sets))
+    except GradcliError:
+        return True
+    return False
+
+
+def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any = None) -> Comparison:
+    """Run FILE in gradcli and in PyTorch with ``options`` (a RunOptions) and compare.
+
+    Raises TorchMissing (exit 2) without PyTorch, UsageProblem for a bad file
+    or invocation; a PyTorch side that crashes or times out gives a
+    Comparison with ``pytorch`` None and a ``note``.
+    """
+    from . import oracle
+    from .records import run_document
+    from .run import execute, read_source
+
+    if not oracle.torch_available():
+        raise TorchMissing()
+    source, display = read_source(path, stdin)
+    import io
+
+    result = execute(path, options, stdin=io.BytesIO(source))
+    gdoc = run_document(result, max_elements=1 << 62)
+    text = source.decode("utf-8-sig", errors="replace")
+    static = _static_failure(source, display, options)
+    try:
+        if static:
+            pdoc = oracle.run_document(text, display, options, static_only=True)
+            if pdoc is None:
+                kind = result.error.kind if result.error is not None else "unsupported"
+                return Comparison(display, gdoc, None, note=(
+                    f"gradcli refuses this file before running it ({kind}); PyTorch would run it, "
+                    "but compare does not execute files outside gradcli's language"))
+        else:
+            pdoc = oracle.run_isolated(text, display, options, timeout=timeout)
+    except oracle.OracleUnavailable as e:
+        raise TorchMissing(e.detail) from None
+    except oracle.OracleInvocationError as e:
+        raise UsageProblem(f"PyTorch refused the options: {e}") from None
+    except oracle.OracleFailure as e:
+        return Comparison(display, gdoc, None, note=f"the PyTorch side failed: {e}")
+    return Comparison(display, gdoc, pdoc, diff_documents(gdoc, pdoc))
+
+
+def compare_document(c: Comparison) -> dict:
+    """The ``gradcli.compare/1`` JSON object."""
+    return {
+        "schema": SCHEMA,
+        "file": c.file,
+        "identical": c.identical,
+        "note": c.note,
+        "differences": [d.as_dict() for d in c.differences],
+        "gradcli": c.gradcli,
+        "pytorch": c.pytorch,
+    }

@@ -1,0 +1,839 @@
+"""The PyTorch oracle: run an expression file under real PyTorch and build its ``gradcli.run/1`` JSON.
+
+This is the project's own rewrite of the conformance suite's reference runner
+(``conformance/tools/torch_run.py``): the file runs as a real Python program
+with the implicit prelude ``import torch`` / ``import torch.nn.functional as
+F``, under the options of ``gradcli run`` (a :class:`~gradcli.lang.result.RunOptions`),
+and the result is the JSON a correct ``gradcli run FILE [options] --json``
+prints.  ``gradcli compare``, the live conformance test and the program
+generator's differential test all read it.
+
+Conventions (the conformance README's, where SPEC.md is silent):
+
+* errors raised by the backward gradcli runs after the file (``--backward``,
+  the default backward, ``--repeat``) have ``line``/``col`` null unless the
+  innermost frame is in the file (a hook, a custom Function); ``col`` is
+  0-based;
+* a warning is reported once per (kind, line) with the line of the innermost
+  frame in the file; reading ``.grad`` to build the JSON records none;
+* ``--set`` number/list -> ``torch.tensor(VALUE, dtype=<default dtype>)``;
+  ``--gradient`` ``ones`` -> ``torch.ones_like(NAME)``, number/list ->
+  ``torch.tensor(VALUE, dtype=NAME.dtype)``, otherwise an expression evaluated
+  after the file in its namespace;
+* the default backward (no backward/grad call anywhere in the file and no
+  ``--backward``) runs only when the last tensor bound at top level requires grad.
+
+PyTorch is imported lazily (the ``torch`` extra: ``pip install 'gradcli[torch]'``).
+PyTorch keeps process-wide state that a file can change and that gradcli's
+semantics reset per run (default dtype, seed, the once-per-process
+``create_graph`` warning), so :func:`run_isolated` runs each file in a forked
+child (or a fresh interpreter where ``fork`` is unavailable).
+:func:`run_document` runs in the calling process and restores the default
+dtype and grad mode afterwards.
+
+Command line (the same JSON on stdout; exit 0 ok, 1 the file failed, 2 bad invocation)::
+
+    python -m gradcli.app.oracle [run] FILE [gradcli run options] [--ignore-header]
+    python -m gradcli.app.oracle --request -      # JSON {source, filename, options} on stdin
+
+A ``# gradcli: OPTIONS`` first line of FILE is read first, as the conformance
+tools do (``--ignore-header`` skips it).
+
+The oracle executes the file as Python: only the clear-cut constructs of the
+language check below are refused before it runs.  Callers that take files
+from elsewhere (``gradcli compare``) check them with gradcli's own static
+check first and pass ``static_only=True`` for files it refuses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import contextlib
+import dataclasses
+import io
+import json
+import math
+import os
+import re
+import shlex
+import subprocess
+import sys
+import traceback
+import warnings
+from typing import Any, Optional
+
+from ..lang.result import RunOptions
+
+__all__ = [
+    "SCHEMA",
+    "OracleUnavailable",
+    "OracleInvocationError",
+    "OracleFailure",
+    "torch_available",
+    "INSTALL_HINT",
+    "run_document",
+    "run_isolated",
+    "header_options",
+    "options_from_args",
+    "dumps",
+    "main",
+]
+
+SCHEMA = "gradcli.run/1"
+PRELUDE = "import torch\nimport torch.nn.functional as F\n"
+PRELUDE_NAMES = frozenset({"torch", "F"})
+HEADER_RE = re.compile(r"^#\s*gradcli:(.*)$")
+OBJ_ADDR_RE = re.compile(r" object at 0x[0-9a-fA-F]+>")
+INSTALL_HINT = "pip install 'gradcli[torch]'"
+#: the name the file's code is compiled under (frames of the file are found by it)
+_CODE_PREFIX = "<gradcli-oracle>"
+
+
+class OracleUnavailable(Exception):
+    """PyTorch cannot be imported here."""
+
+    def __init__(self, detail: str = "") -> None:
+        msg = "PyTorch is not installed, so the PyTorch side cannot run"
+        super().__init__(msg + (f" ({detail})" if detail else ""))
+        self.detail = detail
+
+
+class OracleInvocationError(Exception):
+    """The options cannot be honoured (a bad ``--set``): exit status 2, as in gradcli."""
+
+
+class OracleFailure(Exception):
+    """The oracle process itself failed (crash, timeout): no JSON came back."""
+
+
+def torch_available() -> bool:
+    """True when ``import torch`` would find a module (cheap: does not import it)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec("torch") is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except ImportError as e:
+        raise OracleUnavailable(str(e)) from None
+    return torch
+
+
+_PRELOADED = False
+
+
+def _preload() -> None:
+    """Import PyTorch and the modules files reach (functional, checkpoint) before forking."""
+    global _PRELOADED
+    if _PRELOADED:
+        return
+    _torch()
+    import torch.autograd.functional
+    import torch.nn.functional
+    import torch.utils.checkpoint  # noqa: F401
+
+    _PRELOADED = True
+
+
+# --------------------------------------------------------------------------------------------
+# error / warning kinds (SPEC §4), from PyTorch's exception type and message
+# --------------------------------------------------------------------------------------------
+MESSAGE_KINDS = [
+    ("second_backward", r"Trying to backward through the graph a second time"),
+    ("non_scalar_backward", r"grad can be implicitly created only for scalar outputs"),
+    ("no_grad_fn", r"element \d+ of tensors does not require grad and does not have a grad_fn"),
+    ("grad_shape", r"Mismatch in shape: grad_output\[\d+\] has a shape of"),
+    ("unused_input", r"appears to not have been used in the graph"),
+    ("input_no_grad", r"One of the differentiated Tensors does not require grad"),
+    ("leaf_inplace", r"a leaf Variable that requires grad is being used in an in-place operation"),
+    ("inplace_modified", r"has been modified by an inplace operation"),
+    ("non_leaf_requires_grad", r"you can only change requires_grad flags of leaf variables"),
+    ("retain_grad_no_grad", r"can't retain_grad on Tensor that has requires_grad=False"),
+    ("requires_grad_dtype", r"[Oo]nly Tensors of floating point( and complex)? dtype can require gradients"),
+    ("numpy_requires_grad", r"Can't call numpy\(\) on Tensor that requires grad"),
+    ("item_non_scalar", r"cannot be converted to Scalar"),
+    ("detach_view", r"Can't detach views in-place"),
+    ("shape", r"The size of tensor a \(\d+\) must match the size of tensor b"
+              r"|shapes cannot be multiplied"
+              r"|is invalid for input of size"
+              r"|size mismatch"
+              r"|must match the existing size"
+              r"|Sizes of tensors must match"
+              r"|stack expects each tensor to be equal size"
+              r"|inconsistent tensor size"
+              r"|Expected size for first two dimensions of batch2 tensor"
+              r"|doesn't match the broadcast shape"
+              r"|are not broadcastable"),
+]
+WARNING_KINDS = [
+    ("non_leaf_grad", r"The \.grad attribute of a Tensor that is not a leaf Tensor is being accessed"),
+    ("create_graph_cycle", r"Using backward\(\) with create_graph=True will create a reference cycle"),
+]
+IGNORED_WARNING_CATEGORIES = (DeprecationWarning, PendingDeprecationWarning, ImportWarning, ResourceWarning)
+
+
+class Unsupported(Exception):
+    """A construct outside the gradcli language subset (SPEC §2)."""
+
+    def __init__(self, msg: str, node: Any) -> None:
+        super().__init__(msg)
+        self.lineno = getattr(node, "lineno", None)
+        self.col = getattr(node, "col_offset", None)
+
+
+def error_kind(exc: BaseException) -> str:
+    if isinstance(exc, SyntaxError):
+        return "syntax"
+    if isinstance(exc, Unsupported):
+        return "unsupported"
+    if isinstance(exc, AssertionError):
+        return "assertion"
+    if isinstance(exc, NameError):
+        return "name"
+    if isinstance(exc, TypeError):
+        return "type"
+    if isinstance(exc, IndexError):
+        return "index"
+    msg = str(exc)
+    for kind, pat in MESSAGE_KINDS:
+        if re.search(pat, msg):
+            return kind
+    return "runtime"
+
+
+def warning_kind(msg: str) -> str:
+    for kind, pat in WARNING_KINDS:
+        if re.search(pat, msg):
+            return kind
+    return "other"
+
+
+# --------------------------------------------------------------------------------------------
+# the language subset: only the clear-cut constructs are checked here
+# --------------------------------------------------------------------------------------------
+ALLOWED_IMPORTS = {("torch", None), ("torch.nn.functional", "F"), ("torch.utils.checkpoint", "*")}
+ALLOWED_FROM = {("torch.autograd", "Function"), ("torch.utils.checkpoint", "checkpoint")}
+FORBIDDEN_NODES = {
+    "Try": "try statement", "TryStar": "try statement", "Raise": "raise statement",
+    "Global": "global statement", "Nonlocal": "nonlocal statement", "Delete": "del statement",
+    "AsyncFunctionDef": "async def", "AsyncFor": "async for", "AsyncWith": "async with",
+    "Await": "await", "Yield": "yield", "YieldFrom": "yield from", "Match": "match statement",
+}
+
+
+def _dotted(node: Any) -> Optional[str]:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def check_subset(tree: ast.AST) -> None:
+    for node in ast.walk(tree):
+        name = type(node).__name__
+        if name in FORBIDDEN_NODES:
+            raise Unsupported(f"unsupported construct: {FORBIDDEN_NODES[name]}", node)
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if not ((a.name, a.asname) in ALLOWED_IMPORTS or (a.name, "*") in ALLOWED_IMPORTS):
+                    raise Unsupported(f"unsupported import: {a.name}", node)
+        elif isinstance(node, ast.ImportFrom):
+            for a in node.names:
+                if (node.module, a.name) not in ALLOWED_FROM or a.asname is not None:
+                    raise Unsupported(f"unsupported import: from {node.module} import {a.name}", node)
+        elif isinstance(node, ast.Attribute):
+            if node.attr.startswith("__") and node.attr.endswith("__"):
+                raise Unsupported(f"unsupported attribute: {node.attr}", node)
+        elif isinstance(node, ast.ClassDef):
+            bases = [_dotted(b) for b in node.bases]
+            if bases not in (["torch.autograd.Function"], ["Function"]) or node.keywords:
+                raise Unsupported("unsupported class: only subclasses of torch.autograd.Function", node)
+
+
+def has_backward_call(tree: ast.AST) -> bool:
+    """Static: does the file call .backward(...), torch.autograd.backward or torch.autograd.grad?"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            if node.func.attr == "backward":
+                return True
+            if node.func.attr == "grad" and _dotted(node.func.value) in ("torch.autograd", "autograd"):
+                return True
+    return False
+
+
+# --------------------------------------------------------------------------------------------
+# AST instrumentation: --requires-grad / --retain-grad / default-backward tracking
+# --------------------------------------------------------------------------------------------
+def _target_names(t: Any, out: list) -> None:
+    if isinstance(t, ast.Name):
+        out.append(t.id)
+    elif isinstance(t, (ast.Tuple, ast.List)):
+        for e in t.elts:
+            _target_names(e, out)
+    elif isinstance(t, ast.Starred):
+        _target_names(t.value, out)
+
+
+def assigned_names(stmt: Any) -> list:
+    out: list = []
+    if isinstance(stmt, ast.Assign):
+        for t in stmt.targets:
+            _target_names(t, out)
+    elif isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
+        if not (isinstance(stmt, ast.AnnAssign) and stmt.value is None):
+            _target_names(stmt.target, out)
+    return out
+
+
+def _call_stmt(func_expr: Any, args: list, where: Any) -> ast.Expr:
+    node = ast.Expr(value=ast.Call(func=func_expr, args=args, keywords=[]))
+    n: Any
+    for n in ast.walk(node):
+        n.lineno = where.lineno
+        n.col_offset = where.col_offset
+        n.end_lineno = where.end_lineno
+        n.end_col_offset = where.end_col_offset
+    return node
+
+
+class Instrumenter:
+    def __init__(self, requires: list, retains: list, track_name: Optional[str]) -> None:
+        self.requires = list(dict.fromkeys(requires))
+        self.retains = list(dict.fromkeys(retains))
+        self.track_name = track_name
+
+    def stmts(self, body: list, top: bool) -> list:
+        out = []
+        for s in body:
+            self.children(s, top)
+            out.append(s)
+            names = assigned_names(s)
+            if not names:
+                continue
+            for n in names:
+                if n in self.requires:
+                    out.append(_call_stmt(ast.Attribute(value=ast.Name(id=n, ctx=ast.Load()),
+                                                        attr="requires_grad_", ctx=ast.Load()), [], s))
+            for n in names:
+                if n in self.retains:
+                    out.append(_call_stmt(ast.Attribute(value=ast.Name(id=n, ctx=ast.Load()),
+                                                        attr="retain_grad", ctx=ast.Load()), [], s))
+            if top and self.track_name:
+                out.append(_call_stmt(ast.Name(id=self.track_name, ctx=ast.Load()),
+                                      [ast.Tuple(elts=[ast.Constant(value=n) for n in names], ctx=ast.Load())], s))
+        return out
+
+    def children(self, s: Any, top: bool) -> None:
+        inner_top = top and not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+        for fld in ("body", "orelse", "finalbody"):
+            val = getattr(s, fld, None)
+            if isinstance(val, list) and val and isinstance(val[0], ast.stmt):
+                setattr(s, fld, self.stmts(val, inner_top))
+        for h in getattr(s, "handlers", []) or []:
+            h.body = self.stmts(h.body, inner_top)
+
+
+# --------------------------------------------------------------------------------------------
+# values
+# --------------------------------------------------------------------------------------------
+def _clean(v: Any) -> Any:
+    if isinstance(v, list):
+        return [_clean(x) for x in v]
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "nan"
+        if math.isinf(v):
+            return "inf" if v > 0 else "-inf"
+    return v
+
+
+def tensor_record(name: str, t: Any) -> dict:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        grad = t.grad
+    gf = t.grad_fn
+    return {
+        "name": name,
+        "shape": list(t.shape),
+        "dtype": str(t.dtype).replace("torch.", ""),
+        "requires_grad": bool(t.requires_grad),
+        "is_leaf": bool(t.is_leaf),
+        "grad_fn": type(gf).__name__ if gf is not None else None,
+        "retains_grad": bool(t.retains_grad),
+        "data": _clean(t.detach().cpu().tolist()),
+        "grad": _clean(grad.detach().cpu().tolist()) if grad is not None else None,
+    }
+
+
+_NOLIT = object()
+
+
+def _literal(text: str) -> Any:
+    try:
+        return ast.literal_eval(text.strip())
+    except Exception:
+        return _NOLIT
+
+
+def _is_num_or_list(v: Any) -> bool:
+    return not isinstance(v, bool) and isinstance(v, (int, float, list))
+
+
+def cli_value(torch: Any, text: str, g: dict, like: Any = None) -> Any:
+    """--set / --gradient VALUE: number or nested list -> tensor, else an expression."""
+    if like is not None and text.strip() == "ones":
+        return torch.ones_like(like)
+    lit = _literal(text)
+    if lit is not _NOLIT and _is_num_or_list(lit):
+        if like is not None and (like.dtype.is_floating_point or like.dtype.is_complex):
+            return torch.tensor(lit, dtype=like.dtype)
+        if like is None:  # --set numbers are float tensors of the default dtype
+            return torch.tensor(lit, dtype=torch.get_default_dtype())
+        return torch.tensor(lit)
+    return eval(compile(text, "<command line>", "eval"), g)  # the oracle runs real Python
+
+
+# --------------------------------------------------------------------------------------------
+# running
+# --------------------------------------------------------------------------------------------
+def _make_error(exc: BaseException, code_name: str) -> dict:
+    line = col = None
+    if isinstance(exc, SyntaxError):
+        line = exc.lineno
+        col = (exc.offset - 1) if exc.offset else 0
+        message = exc.msg
+    elif isinstance(exc, Unsupported):
+        line, col, message = exc.lineno, exc.col, str(exc)
+    else:
+        for fs in traceback.extract_tb(exc.__traceback__):
+            if fs.filename == code_name:
+                line = fs.lineno
+                col = getattr(fs, "colno", None)
+        message = str(exc)
+    return {"kind": error_kind(exc), "line": line, "col": col, "message": message, "hint": ""}
+
+
+def _new_document(filename: str) -> dict:
+    return {"schema": SCHEMA, "file": filename, "ok": True, "stdout": "", "tensors": [], "warnings": [],
+            "error": None}
+
+
+def run_document(source: str, filename: str, options: Optional[RunOptions] = None, *,
+                 static_only: bool = False) -> Optional[dict]:
+    """Run ``source`` under PyTorch with ``options``; the ``gradcli.run/1`` document.
+
+    ``static_only``: parse and check only; returns the document of a
+    ``syntax``/``unsupported`` error, or None when the file passes (nothing runs).
+    Raises OracleUnavailable without PyTorch and OracleInvocationError for a bad ``--set``.
+    """
+    options = options if options is not None else RunOptions()
+    result = _new_document(filename)
+    code_name = f"{_CODE_PREFIX}{filename}"
+    try:
+        tree = ast.parse(source, filename=code_name)
+        check_subset(tree)
+    except (SyntaxError, Unsupported) as e:
+        result["ok"] = False
+        result["error"] = _make_error(e, code_name)
+        return result
+    if static_only:
+        return None
+    torch = _torch()
+    old_dtype = torch.get_default_dtype()
+    old_grad = torch.is_grad_enabled()
+    try:
+        return _execute(torch, tree, code_name, options, result)
+    finally:
+        torch.set_default_dtype(old_dtype)
+        torch.set_grad_enabled(old_grad)
+
+
+def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, result: dict) -> dict:
+    state: dict = {"last": None}
+    seen_warnings: set = set()
+    sets = []
+    for name, text in options.sets:
+        name = name.strip()
+        if not name.isidentifier():
+            raise OracleInvocationError(f"bad --set {name}={text}: expected NAME=VALUE")
+        sets.append((name, text))
+    explicit_backward = has_backward_call(tree)
+
+    track_name = "__oracle_track__"
+    inst = Instrumenter(options.requires_grad, options.retain_grad, track_name)
+    tree.body = inst.stmts(tree.body, top=True)
+    if options.no_grad and tree.body:
+        first, last = tree.body[0], tree.body[-1]
+        ctx = ast.Call(func=ast.Name(id="__oracle_no_grad__", ctx=ast.Load()), args=[], keywords=[])
+        w = ast.With(items=[ast.withitem(context_expr=ctx, optional_vars=None)], body=tree.body)
+        for n in (w, ctx, ctx.func):
+            n.lineno, n.col_offset = first.lineno, first.col_offset
+            n.end_lineno, n.end_col_offset = last.end_lineno, last.end_col_offset
+        tree.body = [w]
+    code = compile(tree, code_name, "exec")
+
+    g: dict = {"__name__": "__main__"}
+
+    def track(names: tuple) -> None:
+        for n in names:
+            v = g.get(n)
+            if isinstance(v, torch.Tensor):
+                state["last"] = (n, v)
+
+    import builtins as _b
+
+    bdict = dict(_b.__dict__)
+    bdict[track_name] = track
+    bdict["__oracle_no_grad__"] = torch.no_grad
+    g["__builtins__"] = bdict
+    exec(PRELUDE, g)  # the oracle runs real Python
+
+    def showwarning(message: Any, category: Any, fname: Any, lineno: Any, file: Any = None,
+                    line: Any = None) -> None:
+        if issubclass(category, IGNORED_WARNING_CATEGORIES):
+            return
+        where = None
+        f: Any = sys._getframe(1)
+        while f is not None:
+            if f.f_code.co_filename == code_name:
+                where = f.f_lineno
+                break
+            f = f.f_back
+        msg = str(message)
+        kind = warning_kind(msg)
+        key = (kind, where)
+        if key in seen_warnings:
+            return
+        seen_warnings.add(key)
+        result["warnings"].append({"kind": kind, "line": where, "message": msg})
+
+    out = io.StringIO()
+    error = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("always")
+        warnings.showwarning = showwarning  # type: ignore[assignment]
+        with contextlib.redirect_stdout(out):
+            try:
+                if options.dtype:
+                    torch.set_default_dtype(getattr(torch, options.dtype))
+                torch.manual_seed(options.seed)
+                for name, text in sets:
+                    try:
+                        val = cli_value(torch, text, g)
+                    except Exception as e:  # a bad --set is an invocation error
+                        raise OracleInvocationError(f"bad --set {name}={text}: {e}") from None
+                    g[name] = val
+                    if name in options.requires_grad:
+                        val.requires_grad_()
+                    if name in options.retain_grad:
+                        val.retain_grad()
+                exec(code, g)
+                _after_backward(torch, options, g, explicit_backward, state)
+            except OracleInvocationError:
+                raise
+            except Exception as e:  # the first error ends the run
+                error = _make_error(e, code_name)
+    result["stdout"] = OBJ_ADDR_RE.sub(" object>", out.getvalue())
+    if error is not None:
+        result["ok"] = False
+        result["error"] = error
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, v in list(g.items()):
+            if name in PRELUDE_NAMES or (name.startswith("__") and name.endswith("__")):
+                continue
+            if isinstance(v, torch.Tensor):
+                result["tensors"].append(tensor_record(name, v))
+    return result
+
+
+def _after_backward(torch: Any, options: RunOptions, g: dict, explicit_backward: bool, state: dict) -> None:
+    """The backward gradcli runs after the file (``--backward`` or the default one)."""
+    target = None
+    if options.backward:
+        target_name = options.backward
+        if target_name not in g:
+            raise NameError(f"name '{target_name}' is not defined")
+        target = g[target_name]
+        if not isinstance(target, torch.Tensor):
+            raise TypeError(f"--backward {target_name}: not a tensor")
+    elif not explicit_backward and state["last"] is not None:
+        _, target = state["last"]
+        if not target.requires_grad:
+            target = None  # the default backward only runs on a tensor that requires grad
+    if target is None:
+        return
+    kw: dict = {}
+    if options.gradient is not None:
+        kw["gradient"] = cli_value(torch, options.gradient, g, like=target)
+    if options.retain_graph:
+        kw["retain_graph"] = True
+    if options.create_graph:
+        kw["create_graph"] = True
+    if options.inputs:
+        names = [n.strip() for n in options.inputs if n.strip()]
+        for n in names:
+            if n not in g:
+                raise NameError(f"name '{n}' is not defined")
+        kw["inputs"] = [g[n] for n in names]
+    for _ in range(options.repeat):
+        target.backward(**kw)
+
+
+# --------------------------------------------------------------------------------------------
+# isolation: one process per file
+# --------------------------------------------------------------------------------------------
+def _request(source: str, filename: str, options: RunOptions) -> dict:
+    return {"source": source, "filename": filename, "options": dataclasses.asdict(options)}
+
+
+def _options_from_dict(d: dict) -> RunOptions:
+    known = {f.name for f in dataclasses.fields(RunOptions)}
+    kw = {k: v for k, v in d.items() if k in known}
+    kw["sets"] = [tuple(p) for p in kw.get("sets", [])]
+    return RunOptions(**kw)
+
+
+def _answer(source: str, filename: str, options: RunOptions) -> dict:
+    """``{"document": ...}`` or ``{"invocation": message}`` or ``{"unavailable": detail}``."""
+    try:
+        return {"document": run_document(source, filename, options)}
+    except OracleInvocationError as e:
+        return {"invocation": str(e)}
+    except OracleUnavailable as e:
+        return {"unavailable": e.detail}
+
+
+def _unpack(answer: dict) -> dict:
+    if "invocation" in answer:
+        raise OracleInvocationError(answer["invocation"])
+    if "unavailable" in answer:
+        raise OracleUnavailable(answer["unavailable"])
+    return answer["document"]
+
+
+def run_isolated(source: str, filename: str, options: Optional[RunOptions] = None, *,
+                 timeout: float = 60.0, fork: Optional[bool] = None) -> dict:
+    """:func:`run_document` in a process of its own, so PyTorch's process-wide state starts fresh.
+
+    With ``fork`` (default where available) the child is forked from this
+    process, which imports PyTorch once first: a few milliseconds per file.
+    Otherwise a fresh ``python -m gradcli.app.oracle --request -`` runs it.
+    Raises OracleUnavailable, OracleInvocationError, or OracleFailure (crash, timeout).
+    """
+    options = options if options is not None else RunOptions()
+    if fork is None:
+        fork = hasattr(os, "fork")
+    if not fork:
+        return _run_subprocess(source, filename, options, timeout)
+    _preload()  # import once in the parent; children inherit it
+    return _unpack(_run_forked(lambda: _answer(source, filename, options), timeout))
+
+
+def _run_forked(work: Any, timeout: float) -> dict:
+    import select
+    import signal
+    import time
+
+    r, w = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # child: never returns
+        code = 0
+        try:
+            os.close(r)
+            payload = json.dumps(work()).encode()
+        except BaseException:  # noqa: BLE001 - report anything to the parent
+            payload = json.dumps({"crash": traceback.format_exc()}).encode()
+            code = 70
+        try:
+            while payload:
+                n = os.write(w, payload)
+                payload = payload[n:]
+            os.close(w)
+        finally:
+            os._exit(code)
+    os.close(w)
+    buf = bytearray()
+    deadline = time.monotonic() + timeout
+    try:
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                os.kill(pid, signal.SIGKILL)
+                raise OracleFailure(f"PyTorch did not finish within {timeout:g} s")
+            ready, _, _ = select.select([r], [], [], min(left, 1.0))
+            if ready:
+                chunk = os.read(r, 1 << 16)
+                if not chunk:
+                    break
+                buf += chunk
+    finally:
+        os.close(r)
+        _, status = os.waitpid(pid, 0)
+    try:
+        answer = json.loads(buf.decode())
+    except ValueError:
+        raise OracleFailure(f"the PyTorch process died (wait status {status})") from None
+    if "crash" in answer:
+        raise OracleFailure("the PyTorch process failed:\n" + answer["crash"])
+    return answer
+
+
+def _run_subprocess(source: str, filename: str, options: RunOptions, timeout: float) -> dict:
+    cmd = [sys.executable, "-m", "gradcli.app.oracle", "--request", "-"]
+    try:
+        proc = subprocess.run(cmd, input=json.dumps(_request(source, filename, options)), capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise OracleFailure(f"PyTorch did not finish within {timeout:g} s") from None
+    try:
+        answer = json.loads(proc.stdout)
+    except ValueError:
+        tail = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+        raise OracleFailure(f"the PyTorch process failed: {tail[0]}") from None
+    return _unpack(answer)
+
+
+# --------------------------------------------------------------------------------------------
+# command line
+# --------------------------------------------------------------------------------------------
+def header_options(src: str) -> list:
+    """The options of a ``# gradcli: OPTIONS`` first line ([] without one)."""
+    first = src.split("\n", 1)[0]
+    m = HEADER_RE.match(first.strip())
+    return shlex.split(m.group(1)) if m else []
+
+
+class _UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # type: ignore[override]
+        raise _UsageError(message)
+
+
+def _parser() -> _Parser:
+    p = _Parser(prog="python -m gradcli.app.oracle", allow_abbrev=False,
+                description="Run a gradcli expression file under PyTorch; print its gradcli.run/1 JSON.")
+    p.add_argument("args", nargs="*", metavar="[run] FILE")
+    p.add_argument("--request", metavar="-", help="read a JSON request {source, filename, options} from stdin")
+    p.add_argument("--set", dest="sets", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--requires-grad", dest="requires_grad", action="append", default=[], metavar="NAME")
+    p.add_argument("--retain-grad", dest="retain_grad", action="append", default=[], metavar="NAME")
+    p.add_argument("--no-grad", action="store_true")
+    p.add_argument("--backward", metavar="NAME")
+    p.add_argument("--gradient", metavar="VALUE")
+    p.add_argument("--inputs", metavar="NAME[,NAME]")
+    p.add_argument("--retain-graph", action="store_true")
+    p.add_argument("--create-graph", action="store_true")
+    p.add_argument("--repeat", type=int, default=1)
+    p.add_argument("--dtype", choices=["float32", "float64"])
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--expect-error", metavar="KIND")
+    p.add_argument("--max-elements", type=int)
+    p.add_argument("--max-steps", type=int)
+    p.add_argument("--timeout", type=float)
+    p.add_argument("--json-max-elements", type=int)
+    p.add_argument("--trace", action="store_true")
+    p.add_argument("--show")
+    p.add_argument("--debug", action="store_true")
+    p.add_argument("--ignore-header", action="store_true", help="do not read the '# gradcli:' header of FILE")
+    return p
+
+
+def _namespace_options(ns: argparse.Namespace) -> RunOptions:
+    sets = []
+    for s in ns.sets:
+        if "=" not in s or not s.split("=", 1)[0].strip().isidentifier():
+            raise _UsageError(f"bad --set {s!r}: expected NAME=VALUE")
+        n, v = s.split("=", 1)
+        sets.append((n.strip(), v))
+    inputs = [n.strip() for n in ns.inputs.split(",") if n.strip()] if ns.inputs else None
+    return RunOptions(sets=sets, requires_grad=list(ns.requires_grad), retain_grad=list(ns.retain_grad),
+                      no_grad=ns.no_grad, backward=ns.backward, gradient=ns.gradient, inputs=inputs,
+                      retain_graph=ns.retain_graph, create_graph=ns.create_graph, repeat=ns.repeat,
+                      dtype=ns.dtype, seed=ns.seed)
+
+
+def options_from_args(args: list) -> RunOptions:
+    """``gradcli run`` option words (e.g. a case header) -> RunOptions; ValueError for bad ones."""
+    try:
+        ns = _parser().parse_intermixed_args(list(args) + ["FILE"])
+        return _namespace_options(ns)
+    except _UsageError as e:
+        raise ValueError(str(e)) from None
+
+
+def dumps(obj: Any, indent: int = 0) -> str:
+    """JSON text as the conformance expectations are written: objects indented, value arrays on one line."""
+    pad = "  " * indent
+    if isinstance(obj, dict):
+        if not obj:
+            return "{}"
+        items = [f"{pad}  {json.dumps(k)}: {dumps(v, indent + 1)}" for k, v in obj.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(obj, list) and any(isinstance(x, dict) for x in obj):
+        items = [f"{pad}  {dumps(v, indent + 1)}" for v in obj]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def main(argv: Optional[list] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = _parser()
+    try:
+        pre = parser.parse_intermixed_args(argv)
+        if pre.request is not None:
+            req = json.loads(sys.stdin.read())
+            answer = _answer(req["source"], req["filename"], _options_from_dict(req.get("options", {})))
+            sys.stdout.write(json.dumps(answer) + "\n")
+            return 0
+        args = pre.args
+        if len(args) == 2 and args[0] == "run":
+            args = args[1:]
+        if len(args) != 1:
+            raise _UsageError("expected: [run] FILE")
+        path = args[0]
+        if path == "-":
+            src = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as fh:
+                src = fh.read()
+        hdr = [] if pre.ignore_header else header_options(src)
+        ns = parser.parse_intermixed_args(hdr + argv)
+        options = _namespace_options(ns)
+        doc = run_document(src, "<stdin>" if path == "-" else path, options)
+    except (_UsageError, OracleInvocationError, ValueError) as e:
+        sys.stderr.write(f"oracle: error: {e}\n")
+        return 2
+    except OSError as e:
+        sys.stderr.write(f"oracle: error: cannot read file: {e}\n")
+        return 2
+    except OracleUnavailable as e:
+        sys.stderr.write(f"oracle: error: {e}; install it with: {INSTALL_HINT}\n")
+        return 2
+    assert doc is not None
+    sys.stdout.write(dumps(doc) + "\n")
+    sys.stdout.flush()
+    if ns.expect_error:
+        err = doc["error"]
+        return 0 if (err is not None and err["kind"] == ns.expect_error) else 1
+    return 0 if doc["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

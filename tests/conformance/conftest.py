@@ -1,0 +1,10 @@
+"""tests/conformance: its helper modules (casefiles, program_strategies) are importable by the tests here."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+_HERE = str(Path(__file__).resolve().parent)
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
