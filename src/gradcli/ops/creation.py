@@ -265,7 +265,7 @@ def randint(low, high=None, size=None, *, dtype=None, generator=None, device=Non
     if low >= high:
         raise error_class("runtime")(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     d = _dtype(dtype, dt.int64)
-    data = _gen(generator).randint(int(low), int(high), shape)
+    data = _gen(generator).randint(int(low), int(high), shape, d.name)
     return _finish(np.asarray(data).astype(d.np), d, requires_grad)
 
 
