@@ -295,22 +295,31 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                                 h(t)
                 continue
             nexts = node.next_functions
-            if all(g is None for g in grads) and not getattr(node, "_call_with_undefined", False):
-                # a custom Function's backward still runs (PyTorch materializes zeros for it)
+            if (grads[0] is None if node.num_outputs == 1 else all(g is None for g in grads)) \
+                    and not getattr(node, "_call_with_undefined", False):
+                # no gradient arrived (a custom Function's backward still runs: PyTorch materializes zeros)
                 outs = (None,) * len(nexts)
-            elif targets is not None and not any(nx is not None and nx in needed for nx, _ in nexts):
-                outs = (None,) * len(nexts)  # only a capture target: nothing beyond it is needed
             else:
-                node._needs = tuple(nx is not None and nx in needed for nx, _ in nexts)
-                if anomaly.enabled:
-                    outs = _anomaly.apply_checked(node, grads)
-                else:
-                    outs = node.apply(grads)
-                if node._hooks:
-                    for h in list(node._hooks):
-                        h(tuple(outs), tuple(grads))
-                if not retain_graph:
-                    node._release()
+                full = node._needs
+                if len(full) != len(nexts):
+                    full = node._needs = tuple([nx is not None for nx, _ in nexts])
+                if targets is not None:
+                    restricted = tuple([nx is not None and nx in needed for nx, _ in nexts])
+                    if not any(restricted):
+                        outs = (None,) * len(nexts)  # only a capture target: nothing beyond it is needed
+                        full = None
+                    else:
+                        node._needs = restricted
+                if full is not None:
+                    try:
+                        outs = _anomaly.apply_checked(node, grads) if anomaly.enabled else node.apply(grads)
+                    finally:
+                        node._needs = full
+                    if node._hooks:
+                        for h in list(node._hooks):
+                            h(tuple(outs), tuple(grads))
+                    if not retain_graph:
+                        node._release()
             meta = node._meta
             for i, (nx, nr) in enumerate(nexts):
                 if nx is None or nx not in needed:

@@ -53,22 +53,40 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
     """
     if type(data) is not np.ndarray:
         data = np.asarray(data)
-    if data.dtype != dtype.np:
-        data = data.astype(dtype.np)
+    npd = dtype.np
+    if data.dtype is not npd and data.dtype != npd:
+        data = data.astype(npd)
     out = Tensor._from_data(data, dtype)
-    if mode.enabled:
-        for t in inputs:
-            if t is not None and t._requires_grad:
-                break
+    if not mode.enabled:
+        return out, None
+    # one pass: edges, input metadata and which edges need a gradient (hot path: no helper calls)
+    edges = []
+    meta = []
+    needs = []
+    wanted = False
+    for t in inputs:
+        if t is not None and t._requires_grad:
+            wanted = True
+            fn = t._grad_fn
+            edges.append((fn, t._output_nr) if fn is not None else (accumulate_grad_node(t), 0))
+            meta.append((t._data.shape, t._dtype))
+            needs.append(True)
         else:
-            return out, None
-        node = node_cls()
-        node.next_functions = tuple([edge(t) for t in inputs])
-        node._meta = tuple([(t._data.shape, t._dtype) if t is not None else None for t in inputs])
-        out._grad_fn = node
-        out._requires_grad = True
-        return out, node
-    return out, None
+            edges.append(_NO_EDGE)
+            meta.append(None)
+            needs.append(False)
+    if not wanted:
+        return out, None
+    node = node_cls()
+    node.next_functions = tuple(edges)
+    node._meta = tuple(meta)
+    node._needs = tuple(needs)
+    out._grad_fn = node
+    out._requires_grad = True
+    return out, node
+
+
+_NO_EDGE = (None, 0)
 
 
 def saved(t, cond: bool = True):

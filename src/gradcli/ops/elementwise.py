@@ -36,11 +36,15 @@ def _t(x):
 def _compute(npfn, a, b, dtype):
     ad = a._data if isinstance(a, Tensor) else a
     bd = b._data if isinstance(b, Tensor) else b
+    npd = dtype.np
     try:
         if dtype.category == 0:
             out = npfn(ad, bd)
+        elif type(ad) is np.ndarray and ad.dtype is npd and (
+                (type(bd) is np.ndarray and bd.dtype is npd) or (type(bd) is float and dtype.category == 2)):
+            out = npfn(ad, bd)  # already the result dtype (numpy keeps Python floats weak): skip the cast machinery
         else:
-            out = npfn(ad, bd, dtype=dtype.np)
+            out = npfn(ad, bd, dtype=npd)
     except ValueError:
         raise shape_error(np.shape(ad), np.shape(bd)) from None
     if type(out) is not np.ndarray:

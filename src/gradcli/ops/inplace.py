@@ -125,13 +125,12 @@ class CopySlices(Node):
         result = np.array(g._data, dtype=self.dtype.np, copy=True)
         region = self.view_fn(result)
         fn = self.fn
-        fn._needs = (True,) + tuple(self._needs[1:])
+        fn._needs = tuple(self._needs)  # edge 0 of fn is the view's old value: needed iff the base's old history is
         res = fn.apply([Tensor._from_data(np.array(region, copy=True), self.dtype)])
-        r0 = res[0]
+        r0 = res[0] if self._needs[0] else None
         if r0 is not None:
-            shape0, dtype0 = fn._meta[0]
-            if r0._data.shape != shape0:
-                r0 = r0.sum_to_size(shape0)
+            if r0._data.shape != region.shape:
+                r0 = r0.sum_to_size(region.shape)
             region[...] = r0._data
         else:
             region[...] = 0
