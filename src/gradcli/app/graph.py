@@ -109,7 +109,7 @@ class Graph:
 
 def _node_kind(node: Any) -> str:
     name = type(node).__name__
-    if name == "AccumulateGrad" or hasattr(node, "variable") and not getattr(node, "next_functions", ()):
+    if name == "AccumulateGrad" or (hasattr(node, "variable") and not getattr(node, "next_functions", ())):
         return "accumulate"
     flag = getattr(type(node), "is_view", None)
     if isinstance(flag, bool):
