@@ -54,9 +54,29 @@ def checkpoint_valid() -> bool:
 _warned_create_graph = [False]
 
 
+#: when a list, every backward appends one event per node it runs (``--trace``); None = off (no cost)
+trace_sink: Optional[list] = None
+
+
 def reset() -> None:
-    """Forget per-process state (the once-per-process create_graph warning)."""
+    """Forget per-process state (the once-per-process create_graph warning, the trace sink)."""
+    global trace_sink
     _warned_create_graph[0] = False
+    trace_sink = None
+
+
+def _trace(node, grads, outs, hooks_ran: int) -> None:
+    """Record one executed node for --trace: its name, line, incoming and outgoing gradients."""
+    ev = {"step": len(trace_sink) + 1, "node": type(node).__name__, "line": node._line, "grad_fn": node,
+          "grad_in": [g for g in grads]}
+    if type(node) is AccumulateGrad:
+        ev["accumulated_into"] = node.variable
+        ev["grad_out"] = []
+    else:
+        ev["grad_out"] = [(nx, g) for (nx, _), g in zip(node.next_functions, outs or ()) if nx is not None]
+    if hooks_ran:
+        ev["hooks"] = hooks_ran
+    trace_sink.append(ev)
 
 
 def _as_list(x) -> list:
@@ -293,6 +313,8 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         if t._post_acc_hooks:
                             for h in list(t._post_acc_hooks):
                                 h(t)
+                if trace_sink is not None:
+                    _trace(node, grads, (), len(t._hooks or ()) if g is not None else 0)
                 continue
             nexts = node.next_functions
             if (grads[0] is None if node.num_outputs == 1 else all(g is None for g in grads)) \
@@ -320,6 +342,8 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                             h(tuple(outs), tuple(grads))
                     if not retain_graph:
                         node._release()
+            if trace_sink is not None:
+                _trace(node, grads, outs, sum(len(h) for h in (node._pre_hooks or {}).values()))
             meta = node._meta
             for i, (nx, nr) in enumerate(nexts):
                 if nx is None or nx not in needed:

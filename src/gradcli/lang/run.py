@@ -227,6 +227,9 @@ class _Runner:
                     result.ok = False
                     return
                 state.start()
+                engine = importlib.import_module("gradcli.autograd.engine")
+                if options.trace:
+                    engine.trace_sink = self.trace_events = []
                 try:
                     self.bind_sets()
                     self.run_body(body)
@@ -244,6 +247,8 @@ class _Runner:
             result.warnings = self.warnings
             result.namespace = g
             result.tensors = self.tensors()
+            if options.trace:
+                result.trace = _name_trace(getattr(self, "trace_events", []), result.tensors)
 
     def bind_sets(self) -> None:
         g = self.g
@@ -414,6 +419,47 @@ def run_prepared(parsed: ParsedSource, options: Optional[RunOptions] = None) -> 
     result = RunResult(file=parsed.filename, source=parsed.text, ok=True, stdout="")
     _Runner(parsed, options, limits).run(result)
     return result
+
+
+def _name_trace(events: list, tensors: list) -> list:
+    """Label trace events with the file's names: a node by the tensor whose grad_fn it is, an
+    AccumulateGrad by its leaf, each outgoing gradient by where it goes."""
+    by_fn = {}
+    by_leaf = {}
+    for name, t in tensors:
+        if t._grad_fn is not None:
+            by_fn.setdefault(id(t._grad_fn), name)
+        else:
+            by_leaf.setdefault(id(t), name)
+
+    def node_label(n) -> str:
+        var = getattr(n, "variable", None)
+        if var is not None:
+            return f"AccumulateGrad({by_leaf.get(id(var), '?')})"
+        nm = by_fn.get(id(n))
+        return f"{type(n).__name__}({nm})" if nm else type(n).__name__
+
+    out = []
+    for ev in events:
+        fn = ev.pop("grad_fn", None)
+        var = ev.pop("accumulated_into", None)
+        if var is not None:
+            ev["tensor"] = by_leaf.get(id(var))
+            ev["accumulated into"] = f"{by_leaf.get(id(var), '?')}.grad"
+        else:
+            ev["tensor"] = by_fn.get(id(fn))
+        ev["grad_out"] = [f"-> {node_label(nx)}: {_short(g)}" for nx, g in ev.get("grad_out", [])]
+        out.append(ev)
+    return out
+
+
+def _short(g) -> str:
+    if g is None:
+        return "None"
+    d = g._data
+    if d.size <= 6:
+        return str(d.tolist())
+    return f"shape {list(d.shape)}"
 
 
 def _lossy(source: Union[str, bytes]) -> str:

@@ -154,6 +154,8 @@ _TRACE_FIELDS = (
     ("line", ("line",)),
     ("incoming gradient", ("grad_in", "incoming", "grad_output", "grad_outputs", "grads_in")),
     ("outgoing gradients", ("grads_out", "outgoing", "grad_inputs", "grad_input", "grad_out")),
+    ("accumulated into", ("accumulated into",)),
+    ("hooks run", ("hooks",)),
 )
 
 
