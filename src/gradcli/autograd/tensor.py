@@ -24,6 +24,7 @@ from ..errors import error_class, warn
 from . import dtypes as _dt
 from .grad_mode import state as _mode
 from .graph import RemovableHandle, accumulate_grad_node
+from .graph import source_position as _pos
 
 __all__ = ["Tensor", "Size"]
 
@@ -66,7 +67,11 @@ class Tensor:
 
     __slots__ = ("_data", "_dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version",
                  "_base", "_view_fn", "_retains_grad", "_hooks", "_acc", "_inference", "_post_acc_hooks",
-                 "__weakref__")
+                 "_origin", "_nograd", "__weakref__")
+    # provenance for the explainers (app/why.py), never set on the grad-recording path; unset slots read as
+    # absent: _origin = (line, col) where a tensor that records no history was made (creation op, or an op
+    # none of whose inputs requires grad), or (how, loc, weakref-to-source|None) for "detach" / "detach_" /
+    # "data" / "requires_grad_false"; _nograd = (line, col) of an op run while grad mode was off
     _gradcli_settable = frozenset({"grad", "requires_grad", "data"})
 
     # --- construction ----------------------------------------------------------------
@@ -184,6 +189,8 @@ class Tensor:
             )
         if flag and self._inference and not _mode.inference:
             pass
+        if not flag and self._requires_grad:
+            self._origin = ("requires_grad_false", _pos.loc, None)
         self._requires_grad = flag
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
@@ -240,6 +247,8 @@ class Tensor:
         t = Tensor._from_data(self._data, self._dtype)
         t._version = self._version
         t._inference = self._inference
+        if self._requires_grad:
+            t._origin = ("detach", _pos.loc, weakref.ref(self))
         return t
 
     def detach_(self) -> "Tensor":
@@ -250,6 +259,8 @@ class Tensor:
                 "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
                 "buckets, and hence detach_() cannot be called on these gradients.",
             )
+        if self._requires_grad:
+            self._origin = ("detach_", _pos.loc, None)
         self._grad_fn = None
         self._requires_grad = False
         self._retains_grad = False
@@ -259,6 +270,8 @@ class Tensor:
     def data(self) -> "Tensor":
         """Like detach() but with its own version counter (PyTorch's .data escapes version checks)."""
         t = Tensor._from_data(self._data, self._dtype)
+        if self._requires_grad:
+            t._origin = ("data", _pos.loc, weakref.ref(self))
         return t
 
     @data.setter
@@ -377,9 +390,15 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec: str) -> str:
+        # as torch.Tensor.__format__: a 0-d tensor formats its item, any other one only with an empty spec
         if self._data.ndim == 0:
-            return format(self._data.item(), spec)
-        return format(str(self), spec)
+            try:
+                return format(self._data.item(), spec)
+            except ValueError as e:
+                raise error_class("runtime")(f"ValueError: {e}") from None
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return str(self)
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:

@@ -19,16 +19,24 @@
 
 Call expressions also record the chain of call sites in ``err.frames``
 (outermost first, the error's own position last).
+
+:func:`diagnose_call` runs on the error path of a call only, when the callee
+(an engine function) raised what would be an internal error: if one of the
+arguments has a type PyTorch refuses for that parameter (a list for
+``input``, a string for ``dim``, an int beyond 64 bits ...), the error is the
+``type`` (or ``runtime``, for an int overflow) error PyTorch raises, worded as
+PyTorch words it ("isinf(): argument 'input' (position 1) must be Tensor, not
+list").  Nothing is checked on the success path, so calls cost nothing more.
 """
 
 from __future__ import annotations
 
 from types import TracebackType
-from typing import Optional
+from typing import Any, Optional
 
 from ..errors import GradcliError, error_class
 
-__all__ = ["fix", "convert", "python_kind", "raised_in_engine"]
+__all__ = ["fix", "convert", "python_kind", "raised_in_engine", "diagnose_call", "fix_call"]
 
 _RUNTIME_TYPES = (ArithmeticError, ValueError, LookupError, AttributeError, RuntimeError, UnicodeError)
 
@@ -113,3 +121,143 @@ def add_frame(err: BaseException, line: Optional[int], col: Optional[int]) -> No
     site = (line, col if col is not None else 0)
     if err.frames[0] != site:
         err.frames.insert(0, site)
+
+
+# ---------------------------------------------------------------------------------------------
+# wrong argument types reaching engine functions (error path only)
+# ---------------------------------------------------------------------------------------------
+# PyTorch's parameter names, by the type PyTorch's argument parser requires
+_TENSOR_PARAMS = frozenset({
+    "input", "self", "tensor", "mat", "mat1", "mat2", "vec", "vec1", "vec2", "batch1", "batch2", "target",
+    "mask", "index", "condition", "src", "source", "end", "indices", "grad_output", "a", "b",
+})
+_TENSOR_OR_NUMBER_PARAMS = frozenset({
+    "other", "exponent", "min", "max", "value", "fill_value", "alpha", "beta", "weight", "bias", "scalar",
+    "lambd", "negative_slope", "threshold", "min_val", "max_val", "rtol", "atol", "eps", "p", "low", "high",
+    "start", "step", "label_smoothing", "pos_weight", "margin", "divisor",
+})
+_INT_PARAMS = frozenset({
+    "dim", "dim0", "dim1", "dim2", "start_dim", "end_dim", "diagonal", "offset", "k", "chunks", "shifts",
+    "dims", "num_classes", "repeats", "steps", "ignore_index", "n", "m", "length", "split_size_or_sections",
+    "split_size", "sections", "size", "sizes", "shape", "correction", "ord",
+})
+_BOOL_PARAMS = frozenset({
+    "keepdim", "requires_grad", "retain_graph", "create_graph", "inplace", "unbiased", "largest", "sorted",
+    "allow_unused", "only_inputs", "equal_nan", "accumulate", "sparse_grad", "strict", "vectorize",
+    "materialize_grads", "is_grads_batched", "check_nan", "mode", "enabled", "force", "non_blocking", "copy",
+    "use_reentrant", "preserve_rng_state", "descending", "stable",
+})
+_INT64 = (-(1 << 63), (1 << 64) - 1)
+_TENSOR_TYPE: list = []
+
+
+def _tensor_type() -> Optional[type]:
+    if not _TENSOR_TYPE:
+        try:
+            from ..autograd.tensor import Tensor
+        except ImportError:  # pragma: no cover - no engine
+            return None
+        _TENSOR_TYPE.append(Tensor)
+    return _TENSOR_TYPE[0]
+
+
+def _huge_int(v: object, depth: int = 0) -> bool:
+    if type(v) is int:
+        return not _INT64[0] <= v <= _INT64[1]
+    if depth < 3 and type(v) in (list, tuple) and len(v) <= 64:
+        return any(_huge_int(x, depth + 1) for x in v)
+    return False
+
+
+def _type_name(v: object) -> str:
+    name = getattr(type(v), "_gradcli_type_name", None)
+    return name if isinstance(name, str) else type(v).__name__
+
+
+def _expected(name: str, value: object, default: object, fname: str, T: type) -> Optional[str]:
+    """What ``name`` should have been when ``value`` is of a type PyTorch refuses there, else None."""
+    if value is None and default is None:
+        return None
+    number = (int, float, bool, complex)
+    if name in _TENSOR_PARAMS or (name == "other" and fname.endswith("_as")):
+        return None if isinstance(value, T) else "Tensor"
+    if name == "tensors":
+        if isinstance(value, (list, tuple)) and all(isinstance(t, T) for t in value):
+            return None
+        return "tuple of Tensors"
+    if name in _TENSOR_OR_NUMBER_PARAMS:
+        return None if isinstance(value, (T,) + number) else "Tensor or Number"
+    if name in _INT_PARAMS:
+        if isinstance(value, int) or (isinstance(value, T) and value.numel() == 1):
+            return None
+        if isinstance(value, (list, tuple)) and all(isinstance(v, int) for v in value):
+            return None
+        return "int or tuple of ints"
+    if name in _BOOL_PARAMS:
+        return None if isinstance(value, (bool, int)) else "bool"
+    if name == "dtype":
+        return None if type(value).__name__ == "dtype" else "torch.dtype"
+    return None
+
+
+def _engine_callable(f: Any) -> bool:
+    """Is ``f`` a function or method of gradcli's engine (not a user function, not a Python builtin)?"""
+    fn = getattr(f, "__func__", f)
+    mod = getattr(fn, "__module__", None)
+    return isinstance(mod, str) and mod.startswith("gradcli.") and not mod.startswith("gradcli.lang")
+
+
+def diagnose_call(exc: BaseException, f: Any, args: Any, kwargs: Optional[dict]) -> Optional[GradcliError]:
+    """The PyTorch error for a call whose arguments have wrong types, or None (then ``exc`` is a bug).
+
+    Called only when ``f`` (not a user function) raised an exception that is not a user error.
+    """
+    import inspect
+
+    T = _tensor_type()
+    if T is None or not _engine_callable(f):
+        return None
+    args = tuple(args or ())
+    kwargs = dict(kwargs or {})
+    for v in list(args) + list(kwargs.values()):
+        if _huge_int(v):
+            return error_class("runtime")("Overflow when unpacking long: an integer argument does not fit in 64 bits")
+    fname = getattr(f, "__name__", None) or _type_name(f)
+    fname = fname if isinstance(fname, str) else "function"
+    try:
+        sig = inspect.signature(f)
+    except (TypeError, ValueError):
+        return None
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as e:
+        return error_class("type")(f"{fname}(): {e}")
+    positions = {name: i + 1 for i, name in enumerate(sig.parameters) if i < len(args)}
+    for name, value in bound.arguments.items():
+        param = sig.parameters[name]
+        values = value if param.kind is param.VAR_POSITIONAL else (value,)
+        if param.kind is param.VAR_KEYWORD:
+            continue
+        for v in values:
+            want = _expected(name, v, param.default, fname, T)
+            if want is not None:
+                where = f" (position {positions[name]})" if name in positions else ""
+                return error_class("type")(f"{fname}(): argument '{name}'{where} must be {want}, not {_type_name(v)}")
+    return None
+
+
+def fix_call(exc: BaseException, f: Any, args: Any, kwargs: Optional[dict], line: Optional[int],
+             col: Optional[int]) -> BaseException:
+    """:func:`fix` for a failed call, with :func:`diagnose_call` for what would be an internal error."""
+    err = fix(exc, line, col)
+    if not isinstance(err, GradcliError) and isinstance(err, Exception):
+        try:
+            better = diagnose_call(err, f, args, kwargs)
+        except Exception:  # pragma: no cover - diagnosis must never hide the original error
+            better = None
+        if better is not None:
+            better.__cause__ = err
+            better.__suppress_context__ = True
+            err = fix(better, line, col)
+    add_frame(err, line, col)
+    return err

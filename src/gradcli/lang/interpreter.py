@@ -1648,7 +1648,7 @@ class Compiler:
     def e_Call(self, node, scope):
         line, col = self.pos(node)
         fix = errmap.fix
-        add_frame = errmap.add_frame
+        fix_call = errmap.fix_call
         P = position
         ovr = self.interp.overrides
         UF = UserFunction
@@ -1682,9 +1682,7 @@ class Compiler:
                                 return r
                             return f()
                         except Exception as e:
-                            err = fix(e, line, col)
-                            add_frame(err, line, col)
-                            raise err
+                            raise fix_call(e, f, (), None, line, col)
 
                     return mcall0
                 if n == 1:
@@ -1705,9 +1703,7 @@ class Compiler:
                                 return r
                             return f(x)
                         except Exception as e:
-                            err = fix(e, line, col)
-                            add_frame(err, line, col)
-                            raise err
+                            raise fix_call(e, f, (x,), None, line, col)
 
                     return mcall1
             else:
@@ -1727,9 +1723,7 @@ class Compiler:
                                 f = ovr.get(f, f)
                             return f(x)
                         except Exception as e:
-                            err = fix(e, line, col)
-                            add_frame(err, line, col)
-                            raise err
+                            raise fix_call(e, f, (x,), None, line, col)
 
                     return call1
                 if n == 2:
@@ -1749,9 +1743,7 @@ class Compiler:
                                 f = ovr.get(f, f)
                             return f(x, y)
                         except Exception as e:
-                            err = fix(e, line, col)
-                            add_frame(err, line, col)
-                            raise err
+                            raise fix_call(e, f, (x, y), None, line, col)
 
                     return call2
 
@@ -1811,9 +1803,7 @@ class Compiler:
                     return f(*args, **kwargs)
                 return f(*args)
             except Exception as e:
-                err = fix(e, line, col)
-                add_frame(err, line, col)
-                raise err
+                raise fix_call(e, f, args, kwargs, line, col)
 
         return call
 

@@ -116,12 +116,18 @@ class _EngineState:
             self.elimits.set_max_elements(self.limits.max_elements)
 
     def start(self) -> None:
-        """``--dtype`` then the seed, as the oracle does."""
-        if self.options.dtype:
-            self.dtypes.set_default_dtype(self.options.dtype)
+        """``--dtype`` then the seed, as the oracle does; a bad value is an InvocationError (exit 2)."""
+        try:
+            if self.options.dtype:
+                self.dtypes.set_default_dtype(self.options.dtype)
+        except Exception as e:
+            raise InvocationError(f"bad --dtype {self.options.dtype}: {getattr(e, 'message', e)}") from None
         seed = getattr(self.random, "manual_seed", None) if self.random is not None else None
         if seed is not None:
-            seed(self.options.seed)
+            try:
+                seed(self.options.seed)
+            except Exception as e:
+                raise InvocationError(f"bad --seed {self.options.seed}: {getattr(e, 'message', e)}") from None
 
     def restore(self) -> None:
         self.reset()

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ..errors import error_class, warn
+from ..autograd.graph import source_position as _pos
 from ._core import Node, Tensor, check_numel, dt, record
 from .registry import register
 
@@ -47,6 +48,7 @@ def _dtype(dtype, default=None):
 
 def _finish(data: np.ndarray, dtype, requires_grad: bool) -> Tensor:
     t = Tensor._from_data(data, dtype)
+    t._origin = _pos.loc  # provenance (app/why.py): the line that created this leaf
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -107,6 +109,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_me
         arr = np.array(py, dtype=np.float64 if kind == 2 else None)
     except OverflowError:
         raise error_class("runtime")("Overflow when unpacking long") from None
+    except ValueError:  # a mix of numbers and sequences at one level (PyTorch: TypeError 'not a sequence')
+        raise TypeError("not a sequence: torch.tensor needs a number or a rectangular nested list") from None
     check_numel(arr.size)
     if d.category == 1 and arr.dtype.kind == "f":
         arr = np.trunc(arr)
@@ -153,7 +157,11 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     if isinstance(fill_value, Tensor):
         fill_value = fill_value._data.item()
     d = _dtype(dtype, _scalar_dtype(fill_value))
-    return _finish(np.full(shape, fill_value, d.np), d, requires_grad)
+    try:
+        data = np.full(shape, fill_value, d.np)
+    except OverflowError:
+        raise error_class("runtime")(f"value cannot be converted to type {d.name} without overflow") from None
+    return _finish(data, d, requires_grad)
 
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False):

@@ -350,6 +350,8 @@ def setitem(self, key, value):
     """self[key] = value: basic keys copy into a view (CopySlices on self); tensor/bool keys are index_put_."""
     from .shape import _normalize_key, _np_index, getitem
 
+    if not isinstance(value, (Tensor, int, float, bool)):
+        raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
     nkey = _normalize_key(key)
     advanced = any(isinstance(k, (Tensor, list)) or isinstance(k, bool) for k in nkey)
     if not advanced:
