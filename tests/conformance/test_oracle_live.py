@@ -23,9 +23,9 @@ pytestmark = [needs_torch, pytest.mark.torch]
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
 def test_expectation_is_current(case: Case):
-    from gradcli.app.oracle import run_isolated
+    from differential import pytorch_document
 
-    fresh = run_isolated(case.source, case.path.name, case.options())
+    fresh = pytorch_document(case.source, case.options(), case.path.name)
     recorded = case.expected()
     diffs = diff_documents(recorded, fresh)
     assert not diffs, (f"{case.name}: the recorded expectation is stale ({CASES_ROOT_NOTE}); "

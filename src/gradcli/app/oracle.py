@@ -74,6 +74,7 @@ __all__ = [
     "INSTALL_HINT",
     "run_document",
     "run_isolated",
+    "warm_up",
     "header_options",
     "options_from_args",
     "dumps",
@@ -593,6 +594,36 @@ def _after_backward(torch: Any, options: RunOptions, g: dict, explicit_backward:
 # --------------------------------------------------------------------------------------------
 # isolation: one process per file
 # --------------------------------------------------------------------------------------------
+_WARM_UP = """\
+x = torch.randn(3, 4, requires_grad=True)
+w = torch.rand(4, 2, dtype=torch.float32)
+y = (x @ w).relu() + x.sum(dim=1, keepdim=True).exp() * torch.tensor([1, 2, 3]).reshape(3, 1)
+z = F.softmax(y, dim=1).log() - F.log_softmax(y, -1) + F.gelu(y) + F.silu(y) + F.softplus(y)
+l = F.mse_loss(z, torch.zeros_like(z)) + F.cross_entropy(y, torch.tensor([0, 1, 1])) + y.var() + y.norm()
+l = l + torch.cat([x, x]).max() + torch.stack([x, x]).mean() + x[0, 1:].prod() + x.abs().sqrt().sum()
+g, = torch.autograd.grad(l, [x], create_graph=True)
+g.sum().backward()
+print(x, x.grad, y.grad_fn, x.double().sin().cos().tanh().sigmoid(), x.long(), x > 0)
+j = torch.autograd.functional.jacobian(lambda t: t.sin(), torch.tensor([1.0, 2.0]))
+c = torch.utils.checkpoint.checkpoint(lambda t: t * 2, x, use_reentrant=False)
+"""
+
+
+def warm_up() -> None:
+    """Make this process a quick parent for :func:`run_isolated`'s forked children.
+
+    PyTorch initialises kernels lazily, which costs about a second in every
+    child of a cold parent; this runs a small program here first.  It also
+    sets PyTorch to one intra-op thread, so that no OpenMP thread pool exists
+    to be lost across ``fork`` (the tensors of expression files are far below
+    PyTorch's parallel grain size, so results do not change).  For test
+    harnesses that run many files; ``gradcli compare`` runs one and does not call it.
+    """
+    _preload()
+    torch = _torch()
+    torch.set_num_threads(1)
+    run_document(_WARM_UP, "<warm-up>")
+
 def _request(source: str, filename: str, options: RunOptions) -> dict:
     return {"source": source, "filename": filename, "options": dataclasses.asdict(options)}
 

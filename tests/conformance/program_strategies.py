@@ -1,0 +1,1679 @@
+"""Hypothesis strategies for random, valid expression programs (the differential generator).
+
+:func:`programs` draws a :class:`Program`: source text in the language of
+SPEC §2 plus ``gradcli run`` options.  A program creates leaves of random
+shapes (0-d and size-1 dims included), dtypes (float32/float64, some int64
+and bool constants) and ``requires_grad``; applies operations drawn from the
+op registry (:data:`gradcli.ops.registry.REGISTRY`, spelled with each
+OpInfo's own ``torch.`` / ``F.`` / method / operator names) with
+broadcasting, reductions with dims, indexing and slicing, ``cat``/``stack``,
+grad-mode blocks, ``detach``, ``retain_grad``, in-place ops and hooks; then
+calls ``backward`` / ``torch.autograd.grad`` with random options (``inputs``,
+``retain_graph``, repeated backward, ``gradient``, ``create_graph``) and
+prints what it has.
+
+Shapes, dtypes and flags are tracked statically (:class:`Var`) so that most
+calls are valid; a wrong guess only makes both PyTorch and gradcli fail on the
+same line, which is compared too.  Call templates live in :data:`TEMPLATES`,
+one per registry op (``test_generated.py`` checks that every registry op has
+one).
+
+Settings profiles (``HYPOTHESIS_PROFILE``): ``ci`` (default: derandomized,
+bounded, a few minutes on two cores) and ``deep`` (long runs).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Optional
+
+import numpy as np
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+
+from gradcli.lang.result import RunOptions
+from gradcli.ops.registry import REGISTRY
+
+# --------------------------------------------------------------------------------------------
+# settings profiles
+# --------------------------------------------------------------------------------------------
+_COMMON = dict(deadline=None, suppress_health_check=list(HealthCheck), print_blob=True)
+settings.register_profile("ci", settings(max_examples=int(os.environ.get("GRADCLI_GEN_EXAMPLES", "600")),
+                                         derandomize=True, database=None, **_COMMON))
+settings.register_profile("deep", settings(max_examples=int(os.environ.get("GRADCLI_GEN_EXAMPLES", "20000")),
+                                           **_COMMON))
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+
+
+def profile_settings() -> settings:
+    return settings.get_profile(PROFILE if PROFILE in ("ci", "deep") else "ci")
+
+
+# --------------------------------------------------------------------------------------------
+# the static model of a program's tensors
+# --------------------------------------------------------------------------------------------
+FLOATS = ("float32", "float64")
+NICE = (-2.0, -1.5, -1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
+NICE_POS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
+
+
+@dataclass
+class Var:
+    """What the generator believes about a tensor bound to ``name``."""
+
+    name: str
+    shape: tuple
+    dtype: str  # float32 float64 int64 bool
+    rg: bool = False  # requires_grad
+    leaf: bool = True
+    view: bool = False  # a view (detach_ on it fails; in-place on it rebases its base)
+    base: Optional[str] = None  # the tensor it is a view of
+    multi: bool = False  # an output of a multi-output view op (split, chunk, unbind)
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def numel(self) -> int:
+        return int(np.prod(self.shape)) if self.shape else 1
+
+    @property
+    def floating(self) -> bool:
+        return self.dtype in FLOATS
+
+
+@dataclass
+class Program:
+    source: str
+    options: RunOptions = field(default_factory=RunOptions)
+
+    def header(self) -> str:
+        """The options as a ``# gradcli:`` header line ('' without options)."""
+        return options_header(self.options)
+
+    def case_text(self, comment: str = "generated program") -> str:
+        h = self.header()
+        return (h + "\n" if h else "") + f"# {comment}\n" + self.source
+
+
+def options_header(o: RunOptions) -> str:
+    import shlex
+
+    words: list[str] = []
+    for n, v in o.sets:
+        words += ["--set", f"{n}={v}"]
+    for n in o.requires_grad:
+        words += ["--requires-grad", n]
+    for n in o.retain_grad:
+        words += ["--retain-grad", n]
+    if o.no_grad:
+        words.append("--no-grad")
+    if o.backward:
+        words += ["--backward", o.backward]
+    if o.gradient is not None:
+        words += ["--gradient", o.gradient]
+    if o.inputs:
+        words += ["--inputs", ",".join(o.inputs)]
+    if o.retain_graph:
+        words.append("--retain-graph")
+    if o.create_graph:
+        words.append("--create-graph")
+    if o.repeat != 1:
+        words += ["--repeat", str(o.repeat)]
+    if o.dtype:
+        words += ["--dtype", o.dtype]
+    if o.seed:
+        words += ["--seed", str(o.seed)]
+    return ("# gradcli: " + " ".join(shlex.quote(w) for w in words)) if words else ""
+
+
+def promote(a: str, b: str) -> str:
+    order = ("bool", "int64", "float32", "float64")
+    return a if order.index(a) >= order.index(b) else b
+
+
+def promote_vars(x: Var, y: Any, default: str) -> str:
+    """Result dtype of a binary op (PyTorch's rules, for the dtypes the generator makes)."""
+    if isinstance(y, Var):
+        if (x.ndim == 0) != (y.ndim == 0):  # a 0-d tensor only raises the category
+            dim, zero = (y, x) if x.ndim == 0 else (x, y)
+            cat = {"bool": 0, "int64": 1, "float32": 2, "float64": 2}
+            if cat[zero.dtype] > cat[dim.dtype]:
+                return zero.dtype if dim.dtype != "bool" or zero.dtype in FLOATS else "int64"
+            return dim.dtype
+        return promote(x.dtype, y.dtype)
+    if isinstance(y, bool):
+        return x.dtype
+    if isinstance(y, float):
+        return x.dtype if x.floating else default
+    return "int64" if x.dtype == "bool" else x.dtype
+
+
+def broadcast(*shapes: tuple) -> Optional[tuple]:
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        return None
+
+
+def lit(v: Any) -> str:
+    """Python source of a number (floats always with a point)."""
+    if isinstance(v, bool):
+        return repr(v)
+    if isinstance(v, float):
+        return repr(v) if not v.is_integer() else f"{v:.1f}"
+    return repr(v)
+
+
+def tuple_text(shape: tuple) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def nested(values: list, shape: tuple) -> str:
+    """A nested list literal of ``values`` in ``shape``."""
+    if not shape:
+        return lit(values[0])
+    if shape[0] == 0:
+        return "[]"
+    step = len(values) // shape[0] if shape[0] else 0
+    return "[" + ", ".join(nested(values[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])) + "]"
+
+
+# --------------------------------------------------------------------------------------------
+# spellings from the registry
+# --------------------------------------------------------------------------------------------
+BINARY_OPERATORS = {
+    "__add__": "{a} + {b}", "__radd__": "{b} + {a}", "__sub__": "{a} - {b}", "__rsub__": "{b} - {a}",
+    "__mul__": "{a} * {b}", "__rmul__": "{b} * {a}", "__truediv__": "{a} / {b}", "__rtruediv__": "{b} / {a}",
+    "__floordiv__": "{a} // {b}", "__rfloordiv__": "{b} // {a}", "__mod__": "{a} % {b}", "__rmod__": "{b} % {a}",
+    "__pow__": "{a} ** {b}", "__rpow__": "{b} ** {a}", "__matmul__": "{a} @ {b}", "__rmatmul__": "{b} @ {a}",
+    "__eq__": "({a} == {b})", "__ne__": "({a} != {b})", "__lt__": "({a} < {b})", "__le__": "({a} <= {b})",
+    "__gt__": "({a} > {b})", "__ge__": "({a} >= {b})", "__and__": "({a} & {b})", "__rand__": "({b} & {a})",
+    "__or__": "({a} | {b})", "__ror__": "({b} | {a})", "__xor__": "({a} ^ {b})", "__rxor__": "({b} ^ {a})",
+}
+UNARY_OPERATORS = {"__neg__": "(-{a})", "__pos__": "(+{a})", "__abs__": "abs({a})", "__invert__": "(~{a})"}
+#: reflected operators whose left operand must be a Python number (else the tensor's own operator runs)
+REFLECTED = {"__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rfloordiv__", "__rmod__", "__rpow__",
+             "__rand__", "__ror__", "__rxor__", "__rmatmul__"}
+#: spellings the generator does not write: statements (setitem, augmented) are made elsewhere
+STATEMENT_SPELLINGS = {"__setitem__", "__getitem__", "__iadd__", "__isub__", "__imul__", "__itruediv__",
+                       "__ipow__"}
+
+
+def spellings(op: str) -> list[tuple[str, str]]:
+    """``(style, name)`` for every spelling of registry op ``op``: torch / F / method / operator."""
+    info = REGISTRY[op]
+    out = [("torch", n) for n in info.torch] + [("F", n) for n in info.F]
+    for n in info.methods:
+        if n in STATEMENT_SPELLINGS:
+            continue
+        if n.startswith("__"):
+            out.append(("operator", n))
+        else:
+            out.append(("method", n))
+    return out
+
+
+def _args_text(args: list, kwargs: dict) -> str:
+    parts = [a for a in args] + [f"{k}={v}" for k, v in kwargs.items()]
+    return ", ".join(parts)
+
+
+# --------------------------------------------------------------------------------------------
+# the generator
+# --------------------------------------------------------------------------------------------
+class Gen:
+    """Builds one program statement by statement from hypothesis draws."""
+
+    def __init__(self, draw: Callable, default_dtype: str = "float32") -> None:
+        self.draw = draw
+        self.lines: list[str] = []
+        self.indent = 0
+        self.vars: dict[str, Var] = {}
+        self.count = 0
+        self.grad_on = True
+        self.inference = False
+        self.default = default_dtype
+        self.hooks = 0
+        self.defs = 0
+        self.backward_calls = 0
+        self.used_ops: set[str] = set()
+
+    # --- drawing helpers -------------------------------------------------------------------
+    def bool(self, p: float = 0.5) -> bool:
+        """True with probability ``p``; shrinks towards False (the plainer program)."""
+        return self.draw(st.integers(0, 999)) >= 1000 - int(p * 1000)
+
+    def pick(self, seq: Any) -> Any:
+        seq = list(seq)
+        return self.draw(st.sampled_from(seq))
+
+    def int(self, lo: int, hi: int) -> int:
+        return self.draw(st.integers(lo, hi))
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line)
+
+    def new_name(self, prefix: str = "t") -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def tensors(self, pred: Callable[[Var], bool] = lambda v: True) -> list[Var]:
+        return [v for v in self.vars.values() if pred(v)]
+
+    def pick_var(self, pred: Callable[[Var], bool] = lambda v: True) -> Optional[Var]:
+        c = self.tensors(pred)
+        return self.pick(c) if c else None
+
+    def bind(self, name: str, expr: str, var: Var, src: Optional[Var] = None) -> Var:
+        self.emit(f"{name} = {expr}")
+        v = replace(var, name=name)
+        if v.view and src is not None:
+            v.base = src.base or src.name
+        self.vars[name] = v
+        return v
+
+    def inplace_ok(self, x: Var) -> bool:
+        """False when an in-place op on ``x`` would break a multi-output view of the same base
+        (PyTorch then refuses even to read that view's grad_fn, so no JSON could be made)."""
+        root = x.base or x.name
+        return not any(v.multi and (v.base or v.name) == root for v in self.vars.values())
+
+    def result(self, shape: tuple, dtype: str, inputs: list, differentiable: bool = True, view: bool = False) -> Var:
+        rg = differentiable and self.grad_on and dtype in FLOATS and any(
+            isinstance(i, Var) and i.rg for i in inputs)
+        return Var("", tuple(shape), dtype, rg=rg, leaf=not rg, view=view)
+
+    # --- shapes ----------------------------------------------------------------------------
+    def shape(self, max_rank: int = 3) -> tuple:
+        rank = self.pick([0, 1, 1, 2, 2, 2, 3][: max_rank + 4] if max_rank >= 3 else list(range(max_rank + 1)))
+        return tuple(self.pick([1, 2, 2, 3, 3, 4]) for _ in range(rank))
+
+    def compatible_shape(self, shape: tuple) -> tuple:
+        """A shape that broadcasts with ``shape`` (a suffix, with some dims set to 1)."""
+        k = self.int(0, len(shape))
+        suffix = list(shape[len(shape) - k:])
+        for i in range(len(suffix)):
+            if self.bool(0.3):
+                suffix[i] = 1
+        if self.bool(0.15) and len(shape) < 3:
+            suffix = [self.pick([1, 2])] + suffix
+        return tuple(suffix)
+
+    # --- leaves and constants ----------------------------------------------------------------
+    def values(self, n: int, positive: bool = False) -> list:
+        pool = NICE_POS if positive else NICE
+        return [self.pick(pool) for _ in range(n)]
+
+    def leaf_expr(self, shape: tuple, dtype: str, rg: bool) -> str:
+        n = int(np.prod(shape)) if shape else 1
+        extra = [] if dtype == self.default and self.bool(0.6) else [f"dtype=torch.{dtype}"]
+        if rg:
+            extra.append("requires_grad=True")
+        style = self.pick(["tensor", "tensor", "tensor", "randn", "rand", "arange", "full", "ones", "linspace"])
+        sizes = ", ".join(str(s) for s in shape) if shape and self.bool(0.6) else tuple_text(shape)
+        if style in ("randn", "rand"):
+            return f"torch.{style}({', '.join([sizes] + extra)})"
+        if style == "arange":
+            start = self.pick([-2.0, -1.0, 0.0, 0.5])
+            step = self.pick([0.5, 1.0, 0.25])
+            dt = [e for e in extra if e.startswith("dtype")]
+            r = f"torch.arange({', '.join([lit(start), lit(start + step * n - step / 2), lit(step)] + dt)})"
+            if shape != (n,):
+                r = f"{r}.reshape({tuple_text(shape)})"
+            return r + (".requires_grad_()" if rg else "")
+        if style == "full":
+            return f"torch.full({', '.join([tuple_text(shape), lit(self.pick(NICE))] + extra)})"
+        if style == "ones":
+            fn = self.pick(["ones", "zeros", "empty"]) if not rg else self.pick(["ones", "zeros"])
+            if fn == "empty":
+                fn = "zeros"  # empty's values are undefined in PyTorch; gradcli gives zeros
+            return f"torch.{fn}({', '.join([sizes] + extra)})"
+        if style == "linspace" and len(shape) == 1:
+            return f"torch.linspace({', '.join([lit(self.pick(NICE)), lit(self.pick(NICE)), str(shape[0])] + extra)})"
+        return f"torch.tensor({', '.join([nested(self.values(n), shape)] + extra)})"
+
+    def new_leaf(self, shape: Optional[tuple] = None, dtype: Optional[str] = None,
+                 rg: Optional[bool] = None) -> Var:
+        shape = self.shape() if shape is None else shape
+        dtype = dtype or (self.default if self.bool(0.7) else self.pick(FLOATS))
+        rg = self.bool(0.7) if rg is None else rg
+        expr = self.leaf_expr(shape, dtype, rg)
+        name = self.new_name("x")
+        # a leaf made under no_grad with requires_grad=True still requires grad (factory kwarg)
+        return self.bind(name, expr, Var(name, shape, dtype, rg=rg, leaf=True))
+
+    def int_constant(self, shape: Optional[tuple] = None, lo: int = -3, hi: int = 4) -> Var:
+        shape = self.shape(2) if shape is None else shape
+        n = int(np.prod(shape)) if shape else 1
+        name = self.new_name("k")
+        if self.bool(0.3) and shape and len(shape) == 1 and lo <= 0:
+            return self.bind(name, f"torch.arange({shape[0]})", Var(name, shape, "int64"))
+        vals = [self.int(lo, hi - 1) for _ in range(n)]
+        return self.bind(name, f"torch.tensor({nested(vals, shape)})", Var(name, shape, "int64"))
+
+    def scalar(self, positive: bool = False, allow_int: bool = True) -> Any:
+        if allow_int and self.bool(0.3):
+            return self.pick([1, 2, 3] if positive else [-1, 1, 2, 3])
+        return self.pick(NICE_POS if positive else NICE)
+
+    def operand(self, x: Var) -> Any:
+        """A second operand for a binary op with ``x``: a Var of a compatible shape, or a Python number."""
+        r = self.int(0, 9)
+        if r < 3:
+            return self.scalar()
+        if r < 7:
+            c = self.tensors(lambda v: v.name != x.name and v.dtype != "bool" and broadcast(v.shape, x.shape)
+                             is not None)
+            if c:
+                return self.pick(c)
+        if r == 9 and self.bool(0.5):
+            return self.int_constant(self.compatible_shape(x.shape), 1, 4)
+        return self.new_leaf(self.compatible_shape(x.shape), x.dtype if x.floating else None)
+
+    # --- op calls ----------------------------------------------------------------------------
+    def call(self, op: str, a: str, args: list = (), kwargs: Optional[dict] = None, *,
+             styles: Optional[set] = None, b: Optional[str] = None, b_scalar: bool = False) -> str:
+        """Call text of registry op ``op`` with self ``a`` (and second operand ``b`` for operators)."""
+        kwargs = kwargs or {}
+        options = spellings(op)
+        if styles is not None:
+            options = [s for s in options if s[0] in styles]
+        ok = []
+        for style, name in options:
+            if style == "operator":
+                if kwargs:
+                    continue
+                if name in UNARY_OPERATORS and not args:
+                    ok.append((style, name))
+                elif name in BINARY_OPERATORS and len(args) == 1 and b is not None:
+                    if name in REFLECTED and not b_scalar:
+                        continue
+                    ok.append((style, name))
+            else:
+                ok.append((style, name))
+        if not ok:
+            raise LookupError(f"no spelling of {op} for these arguments")
+        style, name = self.pick(ok)
+        self.used_ops.add(op)
+        if style == "torch":
+            return f"torch.{name}({_args_text([a, *args], kwargs)})"
+        if style == "F":
+            return f"F.{name}({_args_text([a, *args], kwargs)})"
+        if style == "method":
+            return f"{a}.{name}({_args_text(list(args), kwargs)})"
+        if name in UNARY_OPERATORS:
+            return UNARY_OPERATORS[name].format(a=a)
+        return BINARY_OPERATORS[name].format(a=a, b=b)
+
+    def dim(self, x: Var, allow_none: bool = False) -> Optional[int]:
+        if x.ndim == 0:
+            return None if allow_none else self.pick([0, -1])
+        d = self.int(0, x.ndim - 1)
+        return d - x.ndim if self.bool(0.3) else d
+
+    def op_statement(self) -> None:
+        """``tN = <random op>``: a template drawn from TEMPLATES applied to a random tensor."""
+        for _ in range(8):
+            name = self.pick(TEMPLATE_NAMES)
+            x = self.pick_var(lambda v: v.dtype != "bool") if self.bool(0.9) else self.pick_var()
+            if x is None:
+                x = self.new_leaf()
+            try:
+                made = TEMPLATES[name](self, x)
+            except LookupError:
+                continue
+            if made is None:
+                continue
+            expr, var = made
+            self.bind(self.new_name(), expr, var, x)
+            return
+        x = self.pick_var(lambda v: v.floating) or self.new_leaf()
+        self.bind(self.new_name(), self.call("mul", x.name, [lit(2.0)], b=lit(2.0), b_scalar=True),
+                  self.result(x.shape, x.dtype, [x]))
+
+
+# --------------------------------------------------------------------------------------------
+# call templates, one per registry op: template(gen, x) -> (expression, result Var) | None
+# --------------------------------------------------------------------------------------------
+Template = Callable[[Gen, Var], Optional[tuple[str, Var]]]
+TEMPLATES: dict[str, Template] = {}
+
+
+def template(*ops: str) -> Callable[[Template], Template]:
+    def deco(fn: Template) -> Template:
+        for op in ops:
+            TEMPLATES[op] = (lambda f, o: (lambda g, x: f(g, x, o)))(fn, op)  # type: ignore[misc]
+        return fn
+    return deco
+
+
+_FLOAT_RESULT = {"exp", "log", "log1p", "log2", "log10", "exp2", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan",
+                 "tanh", "sinh", "cosh", "asin", "acos", "atan", "sigmoid", "erf", "reciprocal"}
+_DOMAIN = {"log": "pos", "log2": "pos", "log10": "pos", "sqrt": "pos", "rsqrt": "pos", "reciprocal": "pos",
+           "log1p": "pos", "asin": "unit", "acos": "unit"}
+
+
+def _domain(g: Gen, x: Var, kind: str) -> str:
+    if kind == "pos" and g.bool(0.75):
+        return f"({x.name}.abs() + {lit(g.pick([0.5, 1.0]))})"
+    if kind == "unit" and g.bool(0.75):
+        return f"({x.name}.tanh() * 0.5)"
+    return x.name
+
+
+@template("neg", "exp", "log", "log1p", "log2", "log10", "exp2", "expm1", "sqrt", "rsqrt", "sin", "cos", "tan",
+          "tanh", "sinh", "cosh", "asin", "acos", "atan", "sigmoid", "relu", "erf", "reciprocal", "abs", "sign",
+          "floor", "ceil", "round", "trunc", "frac", "square", "neg_op", "pos_op")
+def _unary(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.dtype == "bool" and op not in ("abs", "sign"):
+        return None
+    if op in ("exp", "exp2", "sinh", "cosh", "expm1") and not x.floating:
+        return None
+    a = _domain(g, x, _DOMAIN[op]) if op in _DOMAIN else x.name
+    dtype = x.dtype if x.floating or op not in _FLOAT_RESULT else g.default
+    if op == "frac" and not x.floating:
+        return None
+    kwargs = {}
+    if op == "round" and x.floating and g.bool(0.2):
+        kwargs = {"decimals": str(g.pick([1, 2]))}
+    return g.call(op, a, [], kwargs), g.result(x.shape, dtype, [x])
+
+
+@template("add", "sub", "mul", "div", "rsub", "rdiv", "floor_divide", "rfloordiv", "remainder", "rmod", "pow",
+          "rpow", "maximum", "minimum", "atan2", "hypot")
+def _binary(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    reflected = op in ("rsub", "rdiv", "rfloordiv", "rmod", "rpow")
+    scalar_only = reflected
+    tensor_only = op in ("maximum", "minimum", "atan2", "hypot")
+    if x.dtype == "bool":
+        return None
+    y = g.scalar(positive=op in ("pow", "rpow", "div", "rdiv", "floor_divide", "rfloordiv", "remainder", "rmod"))
+    if not scalar_only and (tensor_only or g.bool(0.6)):
+        y = g.operand(x)
+        if isinstance(y, Var) and op in ("div", "floor_divide", "remainder", "pow") and g.bool(0.7):
+            ytext = f"({y.name}.abs() + 0.5)" if y.dtype in FLOATS else f"({y.name}.abs() + 1)"
+        elif isinstance(y, Var):
+            ytext = y.name
+        else:
+            ytext = lit(y)
+    else:
+        ytext = lit(y)
+    if tensor_only and not isinstance(y, Var):
+        return None
+    if op in ("atan2", "hypot") and (not x.floating or not (isinstance(y, Var) and y.floating)):
+        return None
+    if op in ("floor_divide", "rfloordiv", "remainder", "rmod") and not x.floating:
+        # integer division by zero raises in PyTorch: keep the divisor positive
+        if isinstance(y, Var) or y <= 0:
+            return None
+    if op == "pow" and isinstance(y, Var) and not y.floating and not x.floating:
+        return None  # integers to negative integer powers raise
+    if op == "pow" and not isinstance(y, Var) and not x.floating and (isinstance(y, float) or y < 0):
+        if isinstance(y, float):
+            pass
+        else:
+            return None
+    shape = broadcast(x.shape, y.shape) if isinstance(y, Var) else x.shape
+    if shape is None:
+        return None
+    dtype = promote_vars(x, y, g.default)
+    if op in ("div", "rdiv", "atan2", "hypot") and dtype not in FLOATS:
+        dtype = g.default
+    kwargs = {}
+    if op in ("add", "sub") and g.bool(0.2):
+        kwargs["alpha"] = lit(g.pick([2, 0.5, -1]) if dtype in FLOATS else g.pick([2, -1]))
+    styles = None
+    if op == "div" and g.bool(0.15) and dtype in FLOATS:
+        kwargs["rounding_mode"] = repr(g.pick(["floor", "trunc"]))
+        dtype = promote_vars(x, y, g.default)
+        styles = {"torch", "method"}
+        if g.bool(0.5):  # true_divide takes no rounding_mode: use div/divide only
+            return (f"{g.pick(['torch.div', 'torch.divide'])}({x.name}, {ytext}, rounding_mode={kwargs['rounding_mode']})",
+                    g.result(shape, dtype, [x, y], differentiable=True))
+    inputs = [x, y]
+    if reflected:
+        expr = g.call(op, x.name, [ytext], b=ytext, b_scalar=True)
+    elif styles is not None:
+        expr = f"{x.name}.{g.pick(['div', 'divide'])}({ytext}, rounding_mode={kwargs['rounding_mode']})"
+    else:
+        expr = g.call(op, x.name, [ytext], kwargs, b=ytext, b_scalar=not isinstance(y, Var))
+    # every one of these records a node when an input requires grad (floor_divide's is NotImplemented)
+    return expr, g.result(shape, dtype, inputs)
+
+
+@template("clamp", "clamp_min", "clamp_max")
+def _clamp(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.dtype == "bool":
+        return None
+    lo, hi = sorted([g.pick([-1.0, -0.5, 0.0, 0.5]), g.pick([0.5, 1.0, 1.5])])
+    if not x.floating:
+        lo, hi = int(lo), int(hi) + 1
+    if op == "clamp_min":
+        return g.call(op, x.name, [lit(lo)]), g.result(x.shape, x.dtype, [x])
+    if op == "clamp_max":
+        return g.call(op, x.name, [lit(hi)]), g.result(x.shape, x.dtype, [x])
+    which = g.int(0, 3)
+    if which == 0:
+        kw = {"min": lit(lo)}
+    elif which == 1:
+        kw = {"max": lit(hi)}
+    elif which == 2:
+        kw = {"min": lit(lo), "max": lit(hi)}
+    else:
+        return g.call(op, x.name, [lit(lo), lit(hi)]), g.result(x.shape, x.dtype, [x])
+    return g.call(op, x.name, [], kw), g.result(x.shape, x.dtype, [x])
+
+
+@template("where")
+def _where(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.dtype == "bool":
+        return None
+    y = g.operand(x)
+    cond = f"{x.name} > {lit(g.pick([0.0, 0.5, -0.5]))}"
+    if isinstance(y, Var):
+        shape = broadcast(x.shape, y.shape)
+        if shape is None:
+            return None
+        return (g.call(op, f"({cond})" if g.bool(0.5) else cond, [x.name, y.name], styles={"torch"}),
+                g.result(shape, promote_vars(x, y, g.default), [x, y]))
+    return (g.call(op, cond, [x.name, lit(y)], styles={"torch"}),
+            g.result(x.shape, promote_vars(x, y, g.default), [x]))
+
+
+@template("lerp")
+def _lerp(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating:
+        return None
+    y = g.new_leaf(g.compatible_shape(x.shape), x.dtype) if g.bool(0.5) else g.pick_var(
+        lambda v: v.dtype == x.dtype and broadcast(v.shape, x.shape) is not None)
+    if y is None:
+        return None
+    shape = broadcast(x.shape, y.shape)
+    if shape is None or shape != x.shape and op == "lerp" and g.bool(0.0):
+        return None
+    w = lit(g.pick([0.25, 0.5, 0.75])) if g.bool(0.6) else f"torch.full({list(x.shape)!r}, 0.5, dtype=torch.{x.dtype})"
+    return g.call(op, x.name, [y.name, w]), g.result(shape, x.dtype, [x, y])
+
+
+@template("eq", "ne", "lt", "le", "gt", "ge")
+def _compare(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    y = g.operand(x) if x.dtype != "bool" else g.scalar()
+    if isinstance(y, Var):
+        shape = broadcast(x.shape, y.shape)
+        if shape is None:
+            return None
+        return g.call(op, x.name, [y.name], b=y.name), g.result(shape, "bool", [], differentiable=False)
+    return g.call(op, x.name, [lit(y)], b=lit(y), b_scalar=True), g.result(x.shape, "bool", [], False)
+
+
+@template("isnan", "isinf", "isfinite")
+def _isx(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    a = f"({x.name} / 0.0)" if x.floating and g.bool(0.3) else x.name
+    return g.call(op, a), g.result(x.shape, "bool", [], False)
+
+
+@template("bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or")
+def _logic2(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    m = x if x.dtype == "bool" else None
+    if m is None:
+        mask_text = f"({x.name} > 0)"
+    else:
+        mask_text = m.name
+    other = g.pick_var(lambda v: v.dtype == "bool" and broadcast(v.shape, x.shape) is not None)
+    o_text = other.name if other is not None else f"({x.name} < 1)"
+    shape = broadcast(x.shape, other.shape) if other is not None else x.shape
+    if shape is None:
+        return None
+    if op.startswith("logical") and x.dtype != "bool" and g.bool(0.5):
+        mask_text = x.name  # logical ops take any dtype
+    if op.startswith("bitwise") and mask_text == x.name and x.floating:
+        return None
+    return g.call(op, mask_text, [o_text], b=o_text), g.result(shape, "bool", [], False)
+
+
+@template("bitwise_not", "logical_not")
+def _logic1(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if op == "bitwise_not":
+        if x.floating:
+            return g.call(op, f"({x.name} > 0)"), g.result(x.shape, "bool", [], False)
+        return g.call(op, x.name), g.result(x.shape, x.dtype, [], False)
+    return g.call(op, x.name), g.result(x.shape, "bool", [], False)
+
+
+# --- reductions -------------------------------------------------------------------------------
+def _reduced(x: Var, dims: Optional[list], keepdim: bool) -> tuple:
+    if dims is None:
+        return () if not keepdim else tuple(1 for _ in x.shape)
+    nd = max(x.ndim, 1)
+    norm = {d % nd for d in dims}
+    if x.ndim == 0:
+        return ()
+    return tuple((1 if i in norm else s) for i, s in enumerate(x.shape) if keepdim or i not in norm)
+
+
+@template("sum", "mean", "prod", "amax", "amin", "logsumexp", "norm", "var", "std")
+def _reduce(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.dtype == "bool" and op not in ("sum", "amax", "amin"):
+        return None
+    if op in ("mean", "logsumexp", "norm", "var", "std") and not x.floating:
+        return None
+    kwargs: dict = {}
+    args: list = []
+    dims = None
+    needs_dim = op in ("logsumexp",)
+    if op in ("amax", "amin") and g.bool(0.3):
+        dims = None
+    elif needs_dim or g.bool(0.6):
+        if x.ndim >= 2 and op in ("sum", "mean", "amax", "amin", "logsumexp", "norm", "var", "std") and g.bool(0.3):
+            d0, d1 = sorted(g.draw(st.permutations(list(range(x.ndim))))[:2])
+            dims = [d0, d1]
+        else:
+            dims = [g.dim(x)]
+    keepdim = dims is not None and g.bool(0.4)
+    if op == "prod" and dims is not None and len(dims) > 1:
+        dims = dims[:1]
+    if dims is not None:
+        dtext = str(dims[0]) if len(dims) == 1 and (op == "prod" or g.bool(0.6)) else f"({', '.join(map(str, dims))})"
+        if g.bool(0.5):
+            kwargs["dim"] = dtext
+        else:
+            args.append(dtext)
+        if keepdim:
+            kwargs["keepdim"] = "True"
+    if op == "norm" and g.bool(0.4):
+        p = g.pick(["1", "2", "3", "float('inf')"])
+        if args:
+            args.insert(0, p)
+        else:
+            kwargs = {"p": p, **kwargs}
+    if op in ("var", "std") and g.bool(0.4):
+        kwargs["correction"] = str(g.pick([0, 1, 2]))
+    if op in ("var", "std") and args and "correction" not in kwargs and g.bool(0.3):
+        args.append(g.pick(["True", "False"]))  # unbiased
+    dtype = x.dtype
+    if op in ("sum", "prod") and x.dtype == "bool":
+        dtype = "int64"
+    if op in ("sum", "prod") and g.bool(0.1) and x.floating:
+        other = "float64" if x.dtype == "float32" else "float32"
+        kwargs["dtype"] = f"torch.{other}"
+        dtype = other
+    shape = _reduced(x, dims, keepdim)
+    return g.call(op, x.name, args, kwargs), g.result(shape, dtype, [x])
+
+
+@template("max", "min")
+def _maxmin(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.dtype == "bool":
+        return None
+    r = g.int(0, 3)
+    if r == 0:
+        return g.call(op, x.name), g.result((), x.dtype, [x])
+    if r == 1:
+        y = g.operand(x)
+        if isinstance(y, Var):
+            shape = broadcast(x.shape, y.shape)
+            if shape is None or y.dtype != x.dtype:
+                return None
+            return g.call(op, x.name, [y.name], styles={"torch", "method"}), g.result(shape, x.dtype, [x, y])
+        return None
+    d = g.dim(x)
+    keep = g.bool(0.4)
+    kw = {"keepdim": "True"} if keep else {}
+    shape = _reduced(x, [d], keep)
+    sel = g.pick(["[0]", ".values", "[1]", ".indices"])
+    args, kw2 = ([str(d)], kw) if g.bool(0.6) else ([], {"dim": str(d), **kw})
+    text = g.call(op, x.name, args, kw2, styles={"torch", "method"})
+    if sel in ("[1]", ".indices"):
+        return f"{text}{sel}", g.result(shape, "int64", [], False)
+    return f"{text}{sel}", g.result(shape, x.dtype, [x])
+
+
+@template("argmax", "argmin")
+def _argmax(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.dtype == "bool":
+        return None
+    if g.bool(0.4):
+        return g.call(op, x.name), g.result((), "int64", [], False)
+    d = g.dim(x)
+    keep = g.bool(0.3)
+    kw = {"dim": str(d)}
+    if keep:
+        kw["keepdim"] = "True"
+    return g.call(op, x.name, [], kw), g.result(_reduced(x, [d], keep), "int64", [], False)
+
+
+@template("cumsum", "cumprod")
+def _cum(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.dtype == "bool":
+        return None
+    d = g.dim(x)
+    args, kw = ([str(d)], {}) if g.bool(0.5) else ([], {"dim": str(d)})
+    return g.call(op, x.name, args, kw), g.result(x.shape, x.dtype, [x])
+
+
+@template("sum_to_size")
+def _sum_to_size(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.dtype == "bool" or x.ndim == 0:
+        return None
+    target = tuple(1 if g.bool(0.5) else s for s in x.shape)
+    if g.bool(0.3) and len(target) > 1:
+        target = target[1:]
+    return g.call(op, x.name, [str(s) for s in target] if g.bool(0.5) else [repr(tuple(target))]), \
+        g.result(target, x.dtype, [x])
+
+
+# --- shape ops ---------------------------------------------------------------------------------
+def _perm_shape(shape: tuple, perm: list) -> tuple:
+    return tuple(shape[p] for p in perm)
+
+
+@template("view", "reshape", "flatten", "view_as", "reshape_as")
+def _reshape(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    n = x.numel
+    if op == "flatten":
+        if x.ndim == 0:
+            return g.call(op, x.name), g.result((1,), x.dtype, [x], view=True)
+        s = g.int(0, x.ndim - 1)
+        e = g.int(s, x.ndim - 1)
+        shape = x.shape[:s] + (int(np.prod(x.shape[s:e + 1])),) + x.shape[e + 1:]
+        kw = {} if g.bool(0.5) else {"start_dim": str(s), "end_dim": str(e)}
+        return g.call(op, x.name, [], kw), g.result(shape, x.dtype, [x], view=True)
+    choices = [(n,), (1, n), (n, 1)]
+    for a in (2, 3, 4):
+        if n % a == 0:
+            choices.append((a, n // a))
+    if n % 2 == 0 and n >= 4:
+        choices.append((2, n // 2, 1))
+    if n == 1:
+        choices.append(())
+    shape = g.pick(choices)
+    if op in ("view_as", "reshape_as"):
+        other = g.pick_var(lambda v: v.numel == n and v.name != x.name)
+        if other is None:
+            return None
+        return g.call(op, x.name, [other.name]), g.result(other.shape, x.dtype, [x], view=True)
+    if g.bool(0.3) and len(shape) >= 1:
+        i = g.int(0, len(shape) - 1)
+        shape_text = [str(s) if j != i else "-1" for j, s in enumerate(shape)]
+    else:
+        shape_text = [str(s) for s in shape]
+    as_tuple = ["(" + ", ".join(shape_text) + ("," if len(shape_text) == 1 else "") + ")"]
+    if g.bool(0.5) or not shape:
+        return g.call(op, x.name, as_tuple), g.result(shape, x.dtype, [x], view=True)
+    # torch.reshape takes the shape as one tuple; the method also takes it spread
+    return g.call(op, x.name, shape_text, styles={"method"}), g.result(shape, x.dtype, [x], view=True)
+
+
+@template("unsqueeze", "squeeze")
+def _squeeze(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if op == "unsqueeze":
+        d = g.int(-(x.ndim + 1), x.ndim)
+        nd = d % (x.ndim + 1)
+        shape = x.shape[:nd] + (1,) + x.shape[nd:]
+        return g.call(op, x.name, [str(d)]), g.result(shape, x.dtype, [x], view=True)
+    if x.ndim == 0 or g.bool(0.4):
+        return g.call(op, x.name), g.result(tuple(s for s in x.shape if s != 1), x.dtype, [x], view=True)
+    d = g.dim(x)
+    nd = d % x.ndim
+    shape = x.shape[:nd] + x.shape[nd + 1:] if x.shape[nd] == 1 else x.shape
+    return g.call(op, x.name, [str(d)]), g.result(shape, x.dtype, [x], view=True)
+
+
+@template("transpose", "t", "permute")
+def _transpose(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if op == "t":
+        if x.ndim > 2:
+            return None
+        return g.call(op, x.name), g.result(tuple(reversed(x.shape)), x.dtype, [x], view=True)
+    if x.ndim == 0:
+        return None
+    if op == "transpose":
+        a, b = g.dim(x), g.dim(x)
+        shape = list(x.shape)
+        shape[a % x.ndim], shape[b % x.ndim] = shape[b % x.ndim], shape[a % x.ndim]
+        return g.call(op, x.name, [str(a), str(b)]), g.result(tuple(shape), x.dtype, [x], view=True)
+    perm = list(g.draw(st.permutations(list(range(x.ndim)))))
+    args = [repr(tuple(perm))] if g.bool(0.4) else [str(p) for p in perm]
+    return g.call(op, x.name, args), g.result(_perm_shape(x.shape, perm), x.dtype, [x], view=True)
+
+
+@template("expand", "expand_as", "broadcast_to")
+def _expand(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    shape = [s if s != 1 or not g.bool(0.6) else g.pick([2, 3]) for s in x.shape]
+    if g.bool(0.3) and len(shape) < 3:
+        shape = [g.pick([1, 2])] + shape
+    shape_t = tuple(shape)
+    if op == "expand_as":
+        other = g.pick_var(lambda v: broadcast(x.shape, v.shape) == v.shape and v.name != x.name)
+        if other is None:
+            return None
+        return g.call(op, x.name, [other.name]), g.result(other.shape, x.dtype, [x], view=True)
+    text = [str(s) if (i < len(shape) - x.ndim or s != x.shape[i - (len(shape) - x.ndim)] or not g.bool(0.3))
+            else "-1" for i, s in enumerate(shape)]
+    if op == "broadcast_to":
+        return g.call(op, x.name, [repr(shape_t)]), g.result(shape_t, x.dtype, [x], view=True)
+    args = text if g.bool(0.5) and text else ["(" + ", ".join(text) + ("," if len(text) == 1 else "") + ")"]
+    return g.call(op, x.name, args), g.result(shape_t, x.dtype, [x], view=True)
+
+
+@template("repeat")
+def _repeat(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    reps = [g.pick([1, 2]) for _ in range(x.ndim + (1 if g.bool(0.3) else 0))] or [2]
+    pad = len(reps) - x.ndim
+    base = (1,) * pad + x.shape
+    shape = tuple(a * b for a, b in zip(base, reps))
+    return g.call(op, x.name, [str(r) for r in reps]), g.result(shape, x.dtype, [x])
+
+
+@template("clone", "contiguous")
+def _clone(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    return g.call(op, x.name), g.result(x.shape, x.dtype, [x], view=op == "contiguous")
+
+
+@template("select", "narrow")
+def _select(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.ndim == 0:
+        return None
+    d = g.dim(x)
+    size = x.shape[d % x.ndim]
+    if op == "select":
+        i = g.int(-size, size - 1)
+        return g.call(op, x.name, [str(d), str(i)]), g.result(x.shape[:d % x.ndim] + x.shape[d % x.ndim + 1:],
+                                                               x.dtype, [x], view=True)
+    start = g.int(0, size - 1)
+    length = g.int(0, size - start)
+    shape = list(x.shape)
+    shape[d % x.ndim] = length
+    return g.call(op, x.name, [str(d), str(start), str(length)]), g.result(tuple(shape), x.dtype, [x], view=True)
+
+
+@template("getitem")
+def _getitem(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    g.used_ops.add("getitem")
+    if x.ndim == 0:
+        if g.bool(0.5):
+            return f"{x.name}[None]", g.result((1,), x.dtype, [x], view=True)
+        return f"{x.name}[...]", g.result((), x.dtype, [x], view=True)
+    kind = g.int(0, 5)
+    if kind == 0:  # integer
+        i = g.int(-x.shape[0], x.shape[0] - 1)
+        return f"{x.name}[{i}]", g.result(x.shape[1:], x.dtype, [x], view=True)
+    if kind == 1:  # slices
+        parts, shape = [], []
+        for s in x.shape[: g.int(1, x.ndim)]:
+            a = g.int(0, s)
+            b = g.int(a, s)
+            step = g.pick([1, 1, 2])
+            text = f"{a if a else ''}:{b if b != s else ''}" + (f":{step}" if step != 1 else "")
+            parts.append(text)
+            shape.append(len(range(a, b, step)))
+        rest = list(x.shape[len(parts):])
+        return f"{x.name}[{', '.join(parts)}]", g.result(tuple(shape + rest), x.dtype, [x], view=True)
+    if kind == 2:  # ellipsis / None
+        i = g.int(0, x.shape[-1] - 1)
+        return f"{x.name}[..., {i}]", g.result(x.shape[:-1], x.dtype, [x], view=True)
+    if kind == 3:  # boolean mask
+        mask = f"{x.name} > {lit(g.pick([0.0, 0.5, -1.0]))}"
+        # the number of elements selected is data dependent: the generator treats it as unknown-size 1-D
+        return f"{x.name}[{mask}]", g.result((-1,), x.dtype, [x])
+    if kind == 4:  # integer tensor index
+        n = g.int(1, 3)
+        idx = [g.int(-x.shape[0], x.shape[0] - 1) for _ in range(n)]
+        return f"{x.name}[torch.tensor({idx})]", g.result((n,) + x.shape[1:], x.dtype, [x])
+    i = g.int(0, x.shape[0] - 1)
+    return f"{x.name}[{i}:{i + 1}, None]", g.result((1, 1) + x.shape[1:], x.dtype, [x], view=True)
+
+
+@template("cat", "stack")
+def _cat(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if op == "cat" and x.ndim == 0:
+        return None
+    same = g.tensors(lambda v: v.shape == x.shape and v.dtype == x.dtype)
+    n = g.int(1, 3)
+    parts = [g.pick(same) for _ in range(n)] if same else [x]
+    parts = [x] + parts
+    if op == "stack":
+        d = g.int(-(x.ndim + 1), x.ndim)
+        nd = d % (x.ndim + 1)
+        shape = x.shape[:nd] + (len(parts),) + x.shape[nd:]
+    else:
+        d = g.dim(x)
+        nd = d % x.ndim
+        shape = x.shape[:nd] + (x.shape[nd] * len(parts),) + x.shape[nd + 1:]
+    seq = "[" + ", ".join(p.name for p in parts) + "]" if g.bool(0.7) else "(" + ", ".join(p.name for p in parts) + ",)"
+    kw = {"dim": str(d)} if g.bool(0.6) or d else {}
+    info = REGISTRY[op]
+    name = g.pick(info.torch)
+    g.used_ops.add(op)
+    return f"torch.{name}({_args_text([seq], kw)})", g.result(shape, x.dtype, parts)
+
+
+@template("split", "chunk", "unbind")
+def _split(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.ndim == 0:
+        return None
+    d = g.dim(x)
+    size = x.shape[d % x.ndim]
+    if op == "unbind":
+        i = g.int(0, size - 1)
+        text = g.call(op, x.name, [str(d)] if d else [])
+        var = g.result(x.shape[:d % x.ndim] + x.shape[d % x.ndim + 1:], x.dtype, [x], view=True)
+        var.multi = True
+        return f"{text}[{i}]", var
+    if op == "split":
+        if g.bool(0.3) and size >= 2:
+            first = g.int(1, size - 1)
+            sections = f"[{first}, {size - first}]"
+            pieces = [first, size - first]
+        else:
+            k = g.int(1, size)
+            sections = str(k)
+            pieces = [min(k, size - s) for s in range(0, size, k)]
+        args, kw = [sections], ({"dim": str(d)} if g.bool(0.7) else {})
+        if not kw and d:
+            args.append(str(d))
+    else:
+        k = g.int(1, size + 1)
+        step = -(-size // k)
+        pieces = [min(step, size - s) for s in range(0, size, step)]
+        args, kw = [str(k)], {"dim": str(d)}
+    i = g.int(-len(pieces), len(pieces) - 1)
+    shape = list(x.shape)
+    shape[d % x.ndim] = pieces[i]
+    var = g.result(tuple(shape), x.dtype, [x], view=True)
+    var.multi = True
+    return f"{g.call(op, x.name, args, kw)}[{i}]", var
+
+
+@template("flip", "roll")
+def _flip(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.ndim == 0:
+        return None
+    dims = sorted({g.dim(x) % x.ndim for _ in range(g.int(1, x.ndim))})
+    if op == "flip":
+        args = [repr(tuple(dims))] if g.bool(0.5) else ["[" + ", ".join(map(str, dims)) + "]"]
+        return g.call(op, x.name, args), g.result(x.shape, x.dtype, [x])
+    shifts = [g.int(-3, 3) for _ in dims]
+    if g.bool(0.3):
+        return g.call(op, x.name, [str(shifts[0])]), g.result(x.shape, x.dtype, [x])
+    return (g.call(op, x.name, [repr(tuple(shifts)), repr(tuple(dims))]),
+            g.result(x.shape, x.dtype, [x]))
+
+
+# --- linear algebra --------------------------------------------------------------------------
+def _float_like(g: Gen, shape: tuple, dtype: str) -> Var:
+    existing = g.pick_var(lambda v: v.shape == shape and v.dtype == dtype)
+    return existing if existing is not None and g.bool(0.5) else g.new_leaf(shape, dtype)
+
+
+@template("matmul", "matmul_op", "rmatmul", "mm", "mv", "dot", "bmm", "outer", "addmm", "linear")
+def _linalg(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating:
+        return None
+    dt = x.dtype
+    k = g.pick([1, 2, 3])
+    if op in ("mm", "addmm") or (op in ("matmul", "matmul_op") and x.ndim == 2):
+        if x.ndim != 2:
+            return None
+        y = _float_like(g, (x.shape[1], k), dt)
+        if op == "addmm":
+            m = _float_like(g, g.pick([(x.shape[0], k), (k,), (1, k), ()]), dt)
+            kw = {}
+            if g.bool(0.3):
+                kw = {"beta": lit(g.pick([0.5, 2.0])), "alpha": lit(g.pick([0.5, 2.0]))}
+            g.used_ops.add(op)
+            return f"torch.addmm({_args_text([m.name, x.name, y.name], kw)})", g.result((x.shape[0], k), dt, [m, x, y])
+        if op == "mm":
+            return g.call(op, x.name, [y.name]), g.result((x.shape[0], k), dt, [x, y])
+        return g.call("matmul" if op == "matmul" else "matmul_op", x.name, [y.name], b=y.name), \
+            g.result((x.shape[0], k), dt, [x, y])
+    if op == "rmatmul":
+        if x.ndim != 1:
+            return None
+        g.used_ops.add(op)
+        y = _float_like(g, (k, x.shape[0]), dt)
+        return f"{y.name} @ {x.name}", g.result((k,), dt, [x, y])
+    if op in ("matmul", "matmul_op"):
+        if x.ndim == 0:
+            return None
+        if x.ndim == 1:
+            y = _float_like(g, g.pick([(x.shape[0],), (x.shape[0], k), (2, x.shape[0], k)]), dt)
+            shape = {1: (), 2: (k,), 3: (2, k)}[y.ndim]
+        else:
+            y = _float_like(g, g.pick([(x.shape[-1],), (x.shape[-1], k)]), dt)
+            shape = x.shape[:-1] + ((k,) if y.ndim == 2 else ())
+        return g.call(op, x.name, [y.name], b=y.name), g.result(shape, dt, [x, y])
+    if op == "mv":
+        if x.ndim != 2:
+            return None
+        y = _float_like(g, (x.shape[1],), dt)
+        return g.call(op, x.name, [y.name]), g.result((x.shape[0],), dt, [x, y])
+    if op in ("dot", "outer"):
+        if x.ndim != 1:
+            return None
+        y = _float_like(g, (x.shape[0],) if op == "dot" else (k,), dt)
+        return g.call(op, x.name, [y.name]), g.result(() if op == "dot" else (x.shape[0], k), dt, [x, y])
+    if op == "bmm":
+        if x.ndim != 3:
+            return None
+        y = _float_like(g, (x.shape[0], x.shape[2], k), dt)
+        return g.call(op, x.name, [y.name]), g.result((x.shape[0], x.shape[1], k), dt, [x, y])
+    # F.linear(x, W, b): x (..., in), W (out, in), b (out)
+    if x.ndim == 0:
+        return None
+    w = _float_like(g, (k, x.shape[-1]), dt)
+    args = [w.name]
+    inputs = [x, w]
+    if g.bool(0.6):
+        b = _float_like(g, (k,), dt)
+        args.append(b.name)
+        inputs.append(b)
+    return g.call(op, x.name, args), g.result(x.shape[:-1] + (k,), dt, inputs)
+
+
+# --- nn.functional -----------------------------------------------------------------------------
+@template("F.relu", "leaky_relu", "gelu", "softplus", "silu")
+def _activation(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating:
+        return None
+    kw: dict = {}
+    if op == "leaky_relu" and g.bool(0.5):
+        kw["negative_slope"] = lit(g.pick([0.1, 0.2, 0.01]))
+    if op == "gelu" and g.bool(0.4):
+        kw["approximate"] = repr("tanh")
+    if op == "softplus" and g.bool(0.4):
+        kw["beta"] = lit(g.pick([0.5, 2.0]))
+        if g.bool(0.5):
+            kw["threshold"] = lit(g.pick([1.0, 20.0]))
+    return g.call(op, x.name, [], kw), g.result(x.shape, x.dtype, [x])
+
+
+@template("elu", "selu", "celu", "hardtanh", "relu6", "hardsigmoid", "hardswish", "mish", "logsigmoid", "softsign",
+          "tanhshrink")
+def _activation2(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating:
+        return None
+    kw: dict = {}
+    if op in ("elu", "celu") and g.bool(0.4):
+        kw["alpha"] = lit(g.pick([0.5, 2.0]))
+    if op == "hardtanh" and g.bool(0.5):
+        kw["min_val"], kw["max_val"] = lit(-0.5), lit(g.pick([0.5, 2.0]))
+    return g.call(op, x.name, [], kw), g.result(x.shape, x.dtype, [x])
+
+
+@template("normalize")
+def _normalize(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating or x.ndim == 0:
+        return None
+    kw: dict = {"dim": str(g.dim(x))} if g.bool(0.6) or x.ndim < 2 else {}
+    if g.bool(0.4):
+        kw["p"] = lit(g.pick([1.0, 2.0, 3.0]))
+    return g.call(op, x.name, [], kw), g.result(x.shape, x.dtype, [x])
+
+
+@template("one_hot")
+def _one_hot(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    n = g.int(1, 3)
+    vals = [g.int(0, 3) for _ in range(n)]
+    classes = g.pick([-1, 4, 5])
+    args = [str(classes)] if classes != -1 or g.bool(0.5) else []
+    shape = (n, classes if classes != -1 else max(vals) + 1)
+    return g.call(op, f"torch.tensor({vals})", args), g.result(shape, "int64", [], False)
+
+
+@template("softmax", "log_softmax", "F.softmax", "F.log_softmax", "softmin")
+def _softmax(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating:
+        return None
+    d = g.dim(x)
+    args, kw = ([str(d)], {}) if g.bool(0.4) else ([], {"dim": str(d)})
+    return g.call(op, x.name, args, kw), g.result(x.shape, x.dtype, [x])
+
+
+@template("mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits")
+def _loss(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating:
+        return None
+    red = g.pick([None, "'mean'", "'sum'", "'none'"])
+    kw = {"reduction": red} if red else {}
+    shape = x.shape if red == "'none'" else ()
+    if op == "binary_cross_entropy":
+        a = f"torch.sigmoid({x.name})" if g.bool(0.8) else x.name
+        target = g.new_leaf(x.shape, x.dtype, rg=False) if g.bool(0.3) else None
+        ttext = target.name if target is not None else f"torch.full({list(x.shape)!r}, {g.pick([0.0, 0.25, 1.0])}, dtype=torch.{x.dtype})"
+        if target is not None:
+            ttext = f"{target.name}.sigmoid()"
+        inputs = [x] + ([target] if target is not None else [])
+        return g.call(op, a, [ttext], kw), g.result(shape, x.dtype, inputs)
+    y = g.pick_var(lambda v: v.shape == x.shape and v.dtype == x.dtype and v.name != x.name)
+    if y is None or g.bool(0.3):
+        y = g.new_leaf(x.shape, x.dtype)
+    if op == "binary_cross_entropy_with_logits":
+        ttext = f"{y.name}.sigmoid()"
+        if g.bool(0.3) and x.ndim >= 1:
+            kw["pos_weight"] = f"torch.full(({x.shape[-1]},), 2.0, dtype=torch.{x.dtype})"
+        return g.call(op, x.name, [ttext], kw), g.result(shape, x.dtype, [x, y])
+    return g.call(op, x.name, [y.name], kw), g.result(shape, x.dtype, [x, y])
+
+
+@template("nll_loss", "cross_entropy")
+def _class_loss(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating or x.ndim not in (1, 2):
+        return None
+    c = x.shape[-1]
+    n = x.shape[0] if x.ndim == 2 else None
+    red = g.pick([None, "'mean'", "'sum'", "'none'"])
+    kw = {"reduction": red} if red else {}
+    idx = [g.int(0, c - 1) for _ in range(n or 1)]
+    target = f"torch.tensor({idx if n is not None else idx[0]})"
+    if op == "cross_entropy" and g.bool(0.25):
+        target = f"torch.softmax({x.name} * 0.5, dim=-1).detach()"
+    if g.bool(0.2):
+        kw["weight"] = f"torch.linspace(0.5, 1.5, {c}, dtype=torch.{x.dtype})"
+    if op == "cross_entropy" and g.bool(0.2):
+        kw["label_smoothing"] = "0.1"
+    a = f"torch.log_softmax({x.name}, dim=-1)" if op == "nll_loss" and g.bool(0.7) else x.name
+    shape = () if red != "'none'" or n is None else (n,)
+    return g.call(op, a, [target], kw), g.result(shape, x.dtype, [x])
+
+
+# --- misc ------------------------------------------------------------------------------------
+@template("masked_fill")
+def _masked_fill(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.dtype == "bool":
+        return None
+    mask = f"{x.name} > {lit(g.pick([0.0, 0.5]))}" if g.bool(0.7) else f"torch.tensor({g.pick([True, False])})"
+    val = lit(g.pick([0.0, -1.0, 2.5])) if x.floating else str(g.pick([0, 1, -1]))
+    return g.call(op, x.name, [mask, val]), g.result(x.shape, x.dtype, [x])
+
+
+@template("index_select", "gather")
+def _index(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.ndim == 0:
+        return None
+    d = g.dim(x)
+    size = x.shape[d % x.ndim]
+    if op == "index_select":
+        n = g.int(1, 3)
+        idx = [g.int(0, size - 1) for _ in range(n)]
+        shape = list(x.shape)
+        shape[d % x.ndim] = n
+        return g.call(op, x.name, [str(d), f"torch.tensor({idx})"]), g.result(tuple(shape), x.dtype, [x])
+    ishape = list(x.shape)
+    ishape[d % x.ndim] = g.int(1, 3)
+    n = int(np.prod(ishape))
+    vals = [g.int(0, size - 1) for _ in range(n)]
+    return (g.call(op, x.name, [str(d), f"torch.tensor({nested(vals, tuple(ishape))})"]),
+            g.result(tuple(ishape), x.dtype, [x]))
+
+
+@template("tril", "triu", "diagonal", "trace")
+def _matrix(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.ndim < 2 or (op == "trace" and x.ndim != 2):
+        return None
+    if op == "trace":
+        return g.call(op, x.name), g.result((), x.dtype if x.floating else "int64", [x])
+    k = g.pick([0, 0, 1, -1])
+    if op in ("tril", "triu"):
+        return g.call(op, x.name, [str(k)] if k else []), g.result(x.shape, x.dtype, [x])
+    d1, d2 = x.ndim - 2, x.ndim - 1
+    rows, cols = x.shape[d1], x.shape[d2]
+    length = max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols))
+    shape = x.shape[:-2] + (length,)
+    kw = {"offset": str(k)} if k else {}
+    return g.call(op, x.name, [], kw), g.result(shape, x.dtype, [x], view=True)
+
+
+# --- conversions, creation and random ops (non-differentiable or leaf makers) ---------------
+@template("to", "float", "double", "half", "long", "int", "bool", "type")
+def _convert(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    target = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
+              "bool": "bool"}.get(op)
+    if op in ("to", "type"):
+        target = g.pick(["float32", "float64", "int64"] if x.floating else ["float32", "float64"])
+        if op == "type" or g.bool(0.6):
+            text = g.call(op, x.name, [f"torch.{target}"])
+        else:
+            text = g.call(op, x.name, [], {"dtype": f"torch.{target}"})
+    else:
+        if op in ("half", "int") and g.bool(0.8):
+            return None
+        text = g.call(op, x.name)
+    assert target is not None
+    kept = target if target in ("float32", "float64", "int64", "bool") else target
+    var = g.result(x.shape, kept, [x], differentiable=target in FLOATS)
+    if kept in ("float16", "int32"):
+        var.dtype = kept
+    return text, var
+
+
+@template("tensor", "as_tensor", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "zeros_like",
+          "ones_like", "empty_like", "full_like", "randn", "rand", "randint", "randn_like", "rand_like",
+          "randint_like", "manual_seed")
+def _create(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    g.used_ops.add(op)
+    dt = x.dtype if x.dtype in FLOATS else g.default
+    if op in ("zeros_like", "ones_like", "empty_like", "randn_like", "rand_like"):
+        if op in ("randn_like", "rand_like") and not x.floating:
+            return None
+        if op == "empty_like":  # its values are undefined in PyTorch: fill them
+            return f"torch.empty_like({x.name}).fill_({lit(g.pick(NICE)) if x.floating else 1})", \
+                Var("", x.shape, x.dtype)
+        rg = g.bool(0.3) and x.floating
+        return (f"torch.{op}({x.name}{', requires_grad=True' if rg else ''})",
+                Var("", x.shape, x.dtype, rg=rg, leaf=True))
+    if op == "full_like":
+        return f"torch.full_like({x.name}, {lit(g.pick(NICE))})", Var("", x.shape, x.dtype if x.dtype != "bool" else "bool")
+    if op == "randint_like":
+        return f"torch.randint_like({x.name}, 5)", Var("", x.shape, x.dtype)
+    if op == "manual_seed":
+        g.emit(f"torch.manual_seed({g.int(0, 9)})")
+        return None
+    if op == "eye":
+        n = g.int(1, 3)
+        m = g.int(1, 3)
+        return f"torch.eye({n}, {m})" if g.bool(0.5) else f"torch.eye({n}, dtype=torch.{dt})", \
+            Var("", (n, m) if True else (n, n), g.default)
+    shape = x.shape
+    dims = ", ".join(map(str, shape))
+    if op == "randint":
+        return f"torch.randint(0, 5, ({dims}{',' if len(shape) == 1 else ''}))", Var("", shape, "int64")
+    if op in ("randn", "rand"):
+        return f"torch.{op}({dims}{', ' if dims else ''}dtype=torch.{dt})", Var("", shape, dt)
+    if op in ("zeros", "ones", "empty"):
+        fill = ".fill_(2.0)" if op == "empty" else ""  # empty's values are undefined in PyTorch
+        return f"torch.{op}({tuple_text(shape)}, dtype=torch.{dt}){fill}", Var("", shape, dt)
+    if op == "full":
+        return f"torch.full(({dims}{',' if len(shape) == 1 else ''}), {lit(g.pick(NICE))})", Var("", shape, g.default)
+    if op == "arange":
+        n = g.int(1, 5)
+        return f"torch.arange({n})", Var("", (n,), "int64")
+    if op == "linspace":
+        n = g.int(1, 5)
+        return f"torch.linspace(-1, 1, {n})", Var("", (n,), g.default)
+    if op in ("tensor", "as_tensor"):
+        if x.dtype in FLOATS and g.bool(0.3):
+            return f"torch.{op}({x.name})", Var("", x.shape, x.dtype)
+        n = x.numel
+        return f"torch.{op}({nested(g.values(n), shape)})", Var("", shape, g.default)
+    return None
+
+
+@template("normal_", "uniform_")
+def _random_inplace(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    g.used_ops.add(op)
+    fresh = g.new_leaf(x.shape if x.floating else (2,), x.dtype if x.floating else None, rg=False)
+    g.emit(f"{fresh.name}.{op}()" if g.bool(0.5) else (f"{fresh.name}.normal_(0.0, 2.0)" if op == "normal_"
+                                                       else f"{fresh.name}.uniform_(-1.0, 1.0)"))
+    return None
+
+
+TEMPLATE_NAMES = sorted(TEMPLATES)
+
+#: in-place registry ops, written as statements by inplace_statement (not expressions)
+INPLACE_STATEMENTS = frozenset({
+    "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "zero_", "fill_", "copy_", "setitem", "masked_fill_",
+    "neg_", "abs_", "exp_", "log_", "sqrt_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_",
+    "sign_", "floor_", "ceil_", "round_", "trunc_", "square_"})
+
+
+# --------------------------------------------------------------------------------------------
+# statements beyond plain ops
+# --------------------------------------------------------------------------------------------
+INPLACE_UNARY = tuple(sorted(INPLACE_STATEMENTS - {"add_", "sub_", "mul_", "div_", "pow_", "clamp_", "fill_",
+                                                    "copy_", "setitem", "masked_fill_"}))
+INPLACE_BINARY = ("add_", "sub_", "mul_", "div_", "pow_")
+AUGMENTED = {"add_": "+=", "sub_": "-=", "mul_": "*=", "div_": "/=", "pow_": "**="}
+
+
+def inplace_statement(g: Gen) -> None:
+    """An in-place op on a tensor: methods, ``x[i] = v``, augmented assignment, copy_/fill_/clamp_/masked_fill_."""
+    x = None
+    if g.grad_on and g.bool(0.9):  # mostly not a leaf that requires grad (leaf_inplace) unless grad is off
+        x = g.pick_var(lambda v: v.dtype != "bool" and v.shape != (-1,) and not (v.leaf and v.rg)
+                       and g.inplace_ok(v))
+    if x is None:
+        x = g.pick_var(lambda v: v.dtype != "bool" and v.shape != (-1,) and g.inplace_ok(v))
+    if x is None:
+        return
+    r = g.int(0, 9)
+    if r <= 2 and x.floating:
+        op = g.pick(INPLACE_UNARY)
+        g.used_ops.add(op)
+        if op in ("log_", "sqrt_", "reciprocal_") and g.bool(0.5):
+            g.emit(f"{x.name}.abs_()")
+            g.used_ops.add("abs_")
+        g.emit(f"{x.name}.{op}()" if op != "relu_" or g.bool(0.6) else f"torch.relu_({x.name})")
+    elif r <= 5:
+        op = g.pick(INPLACE_BINARY)
+        y = g.operand(x)
+        if isinstance(y, Var):
+            if broadcast(x.shape, y.shape) != x.shape or promote(x.dtype, y.dtype) != x.dtype:
+                y = g.scalar(positive=True, allow_int=not x.floating)
+        if not isinstance(y, Var) and not x.floating and isinstance(y, float):
+            y = 2
+        if op in ("div_",) and not x.floating:
+            op = "mul_"
+        ytext = y.name if isinstance(y, Var) else lit(y)
+        if op in ("div_", "pow_") and isinstance(y, Var) and y.floating:
+            ytext = f"({y.name}.abs() + 0.5)"
+        if op == "pow_" and not isinstance(y, Var) and (not x.floating) and (isinstance(y, float) or y < 0):
+            op = "mul_"
+        g.used_ops.add(op)
+        if g.bool(0.4):
+            g.emit(f"{x.name} {AUGMENTED[op]} {ytext}")
+        else:
+            kw = ", alpha=2" if op in ("add_", "sub_") and g.bool(0.2) else ""
+            g.emit(f"{x.name}.{op}({ytext}{kw})")
+        if isinstance(y, Var):
+            x.rg = x.rg or (y.rg and g.grad_on)
+    elif r == 6 and x.ndim >= 1:
+        g.used_ops.add("setitem")
+        i = g.int(-x.shape[0], x.shape[0] - 1)
+        src = g.pick_var(lambda v: v.shape in (x.shape[1:], ()) and v.dtype in FLOATS) if x.floating else None
+        if src is not None and g.bool(0.5):
+            g.emit(f"{x.name}[{i}] = {src.name}")
+            x.rg = x.rg or (src.rg and g.grad_on)
+        else:
+            val = lit(g.pick(NICE)) if x.floating else str(g.pick([0, 1, 5]))
+            target = g.pick([f"{x.name}[{i}]", f"{x.name}[{x.name} > 0]" if x.floating else f"{x.name}[{i}]",
+                             f"{x.name}[..., 0]", f"{x.name}[:{g.int(0, x.shape[0])}]"])
+            g.emit(f"{target} = {val}")
+    elif r == 7:
+        op = g.pick(["fill_", "clamp_", "masked_fill_", "copy_"])
+        g.used_ops.add(op)
+        if op == "fill_":
+            g.emit(f"{x.name}.fill_({lit(g.pick(NICE)) if x.floating else 3})")
+        elif op == "clamp_":
+            g.emit(f"{x.name}.clamp_({lit(-1.0) if x.floating else -1}, {lit(1.0) if x.floating else 1})")
+        elif op == "masked_fill_":
+            g.emit(f"{x.name}.masked_fill_({x.name} < 0, {lit(0.0) if x.floating else 0})")
+        else:
+            src = g.pick_var(lambda v: broadcast(v.shape, x.shape) == x.shape and v.name != x.name)
+            if src is None:
+                src = g.new_leaf(x.shape, x.dtype if x.floating else None)
+            g.emit(f"{x.name}.copy_({src.name})")
+            x.rg = x.rg or (src.rg and g.grad_on)
+    else:
+        op = g.pick(["add_", "mul_"])
+        g.used_ops.add(op)
+        g.emit(f"{x.name} {AUGMENTED[op]} {lit(g.scalar()) if x.floating else 2}")
+    if x.rg:
+        x.leaf = x.leaf and not g.grad_on
+
+
+def print_statement(g: Gen) -> None:
+    x = g.pick_var()
+    if x is None:
+        return
+    r = g.int(0, 13)
+    if r <= 4:
+        g.emit(f"print({x.name})")
+    elif r == 5:
+        g.emit(f"print({x.name}.grad)")
+    elif r == 6:
+        g.emit(f"print({x.name}.requires_grad, {x.name}.is_leaf, {x.name}.grad_fn)")
+    elif r == 7:
+        g.emit(f"print({x.name}.shape, {x.name}.dtype, {x.name}.dim(), {x.name}.numel())")
+    elif r == 8 and x.numel == 1 and x.shape != (-1,):
+        g.emit(f"print(round({x.name}.item(), 4))")
+    elif r == 9:
+        g.emit(f"print({x.name}.tolist())" if not x.floating else f"print({x.name}.round(decimals=3).tolist())")
+    elif r == 10:
+        g.emit(f"print({x.name}.grad_fn.name() if {x.name}.grad_fn is not None else None)")
+    elif r == 11:
+        g.emit(f"print({x.name}.grad_fn.next_functions if {x.name}.grad_fn is not None else ())")
+    elif r == 12:
+        g.emit(f"print({x.name}.retains_grad, {x.name}.size())")
+    else:
+        g.emit(f"print(round({x.name}.detach().sum().item(), 3) if {x.name}.numel() > 0 else 0.0)")
+
+
+def flag_statement(g: Gen) -> None:
+    """detach / detach_ / requires_grad_ / requires_grad = / retain_grad / .data."""
+    x = g.pick_var()
+    if x is None:
+        return
+    r = g.int(0, 7)
+    if r == 0:
+        v = Var("", x.shape, x.dtype, rg=False, leaf=True, view=True)
+        g.bind(g.new_name(), f"{x.name}.detach()", v)
+    elif r == 1:
+        g.emit(f"{x.name}.detach_()")
+        if not x.view:
+            x.rg, x.leaf = False, True
+    elif r == 2:
+        flag = g.bool(0.7)
+        g.emit(f"{x.name}.requires_grad_({'' if flag and g.bool(0.5) else flag})")
+        if x.leaf and x.floating:
+            x.rg = flag
+    elif r == 3:
+        flag = g.bool(0.6)
+        g.emit(f"{x.name}.requires_grad = {flag}")
+        if x.leaf and x.floating:
+            x.rg = flag
+    elif r == 4:
+        g.emit(f"{x.name}.data" if g.bool(0.1) else f"{x.name}.retain_grad()")
+    elif r == 5:
+        v = Var("", x.shape, x.dtype, rg=False, leaf=True)
+        g.bind(g.new_name(), f"{x.name}.data", v)
+    elif r == 6:
+        g.emit(f"{x.name}.retain_grad()")
+    else:
+        v = Var("", x.shape, x.dtype, rg=x.floating and g.bool(0.5), leaf=True)
+        rg = "" if v.rg else ".requires_grad_(False)"
+        g.bind(g.new_name(), f"{x.name}.detach().clone(){'.requires_grad_()' if v.rg else rg}", v)
+
+
+def hook_statement(g: Gen) -> None:
+    x = g.pick_var(lambda v: v.rg) or g.pick_var()
+    if x is None:
+        return
+    g.hooks += 1
+    r = g.int(0, 4)
+    if r == 0:
+        g.emit(f"{x.name}.register_hook(lambda g: g * {lit(g.pick([2.0, 0.5, -1.0]))})")
+    elif r == 1:
+        g.emit(f"{x.name}.register_hook(lambda g: None)")
+    elif r == 2:
+        g.emit(f"{x.name}.register_hook(lambda g: print('hook {x.name}', g))")
+    elif r == 3:
+        name = f"hook{g.hooks}"
+        g.emit(f"def {name}(grad):")
+        g.emit(f"    print('{name}', grad.shape)")
+        g.emit(f"    return grad + {lit(g.pick([1.0, 0.5]))}")
+        g.emit(f"h{g.hooks} = {x.name}.register_hook({name})")
+    else:
+        g.emit(f"h{g.hooks} = {x.name}.register_hook(lambda g: g.clamp(-1.0, 1.0))")
+        g.emit(f"h{g.hooks}.remove()" if g.bool(0.5) else "pass")
+
+
+def grad_block(g: Gen, depth: int = 0) -> None:
+    kind = g.pick(["no_grad", "no_grad", "enable_grad", "set_grad_enabled(False)", "set_grad_enabled(True)",
+                   "inference_mode"])
+    saved = (g.grad_on, g.inference)
+    g.emit(f"with torch.{kind if '(' in kind else kind + '()'}:")
+    g.indent += 1
+    if kind in ("no_grad", "set_grad_enabled(False)", "inference_mode"):
+        g.grad_on = False
+    elif kind in ("enable_grad", "set_grad_enabled(True)"):
+        g.grad_on = True
+    if kind == "inference_mode":
+        g.inference = True
+    before = len(g.lines)
+    for _ in range(g.int(1, 3)):
+        r = g.int(0, 9)
+        if r < 5:
+            g.op_statement()
+        elif r < 7:
+            inplace_statement(g)
+        elif r < 8 and depth == 0:
+            grad_block(g, depth + 1)
+        else:
+            print_statement(g)
+    if len(g.lines) == before:
+        g.emit("pass")
+    g.indent -= 1
+    g.grad_on, g.inference = saved
+
+
+# --------------------------------------------------------------------------------------------
+# backward and autograd.grad
+# --------------------------------------------------------------------------------------------
+def _scalar_of(g: Gen, x: Var) -> str:
+    if x.shape == ():
+        return x.name
+    return g.pick([f"{x.name}.sum()", f"{x.name}.mean()", f"({x.name} * {x.name}).sum()"]) if x.floating \
+        else f"{x.name}.sum()"
+
+
+def gradient_text(g: Gen, x: Var) -> str:
+    return g.pick([f"torch.ones_like({x.name})", f"torch.full_like({x.name}, 0.5)",
+                   f"torch.randn_like({x.name})", f"torch.ones({list(x.shape)!r}, dtype=torch.{x.dtype})"])
+
+
+def backward_statement(g: Gen) -> None:
+    cand = g.tensors(lambda v: v.rg and v.shape != (-1,))
+    x = g.pick(cand) if cand and g.bool(0.9) else g.pick_var()
+    if x is None:
+        return
+    g.backward_calls += 1
+    kw: list[str] = []
+    use_grad = g.bool(0.3)
+    leaves = [v for v in g.tensors(lambda v: v.rg and v.leaf)]
+    if not use_grad:
+        if x.shape != () and g.bool(0.5):
+            target = x.name
+            kw.append(gradient_text(g, x) if g.bool(0.5) else f"gradient={gradient_text(g, x)}")
+        else:
+            target = _scalar_of(g, x) if x.shape != () else x.name
+        if g.bool(0.4):
+            kw.append("retain_graph=True")
+        if g.bool(0.15):
+            kw.append("create_graph=True")
+        if leaves and g.bool(0.25):
+            ins = sorted({g.pick(leaves).name for _ in range(g.int(1, 2))})
+            nonleaf = g.pick_var(lambda v: v.rg and not v.leaf)
+            if nonleaf is not None and g.bool(0.3):
+                ins.append(nonleaf.name)
+            kw.append(f"inputs=[{', '.join(ins)}]")
+        if g.bool(0.2):
+            rest = [k if "=" in k else f"grad_tensors={k}" for k in kw]
+            rest = [("grad_tensors=" + k[len("gradient="):]) if k.startswith("gradient=") else k for k in rest]
+            g.emit(f"torch.autograd.backward({', '.join([target] + rest)})")
+        else:
+            g.emit(f"{target}.backward({', '.join(kw)})")
+        if g.bool(0.15):  # repeated: accumulation, or the second-backward error
+            g.emit(f"{target}.backward({', '.join(kw)})")
+        return
+    pool = [v for v in g.tensors(lambda v: v.rg and v.shape != (-1,))]
+    if not pool:
+        return
+    ins = sorted({g.pick(pool).name for _ in range(g.int(1, 2))})
+    out = _scalar_of(g, x) if x.shape != () else x.name
+    if x.shape != () and g.bool(0.3):
+        out = x.name
+        kw.append(f"grad_outputs={gradient_text(g, x)}")
+    if g.bool(0.4):
+        kw.append("retain_graph=True")
+    if g.bool(0.3):
+        kw.append("create_graph=True")
+    if g.bool(0.3):
+        kw.append("allow_unused=True")
+    names = [g.new_name("g") for _ in ins]
+    lhs = ", ".join(names) + ("," if len(names) == 1 else "")
+    g.emit(f"{lhs} = torch.autograd.grad({out}, [{', '.join(ins)}]{', ' if kw else ''}{', '.join(kw)})")
+    for n, i in zip(names, ins):
+        src = g.vars[i]
+        rg = "create_graph=True" in kw
+        g.vars[n] = Var(n, src.shape, src.dtype, rg=rg, leaf=not rg)
+    if "create_graph=True" in kw and g.bool(0.5):
+        n0 = g.vars[names[0]]
+        g.emit(f"{_scalar_of(g, n0)}.backward()" if n0.shape != () else f"{n0.name}.backward()")
+
+
+def grad_maintenance(g: Gen) -> None:
+    x = g.pick_var(lambda v: v.leaf and v.rg)
+    if x is None:
+        return
+    g.emit(g.pick([f"{x.name}.grad = None",
+                   f"if {x.name}.grad is not None:\n" + "    " * (g.indent + 1) + f"{x.name}.grad.zero_()",
+                   f"print({x.name}.grad)"]))
+
+
+# --------------------------------------------------------------------------------------------
+# the program strategy
+# --------------------------------------------------------------------------------------------
+@st.composite
+def programs(draw: Callable) -> Program:
+    opts = RunOptions()
+    g0 = Gen(draw)
+    if g0.bool(0.1):
+        opts.dtype = "float64"
+    g = Gen(draw, opts.dtype or "float32")
+    if g.bool(0.04):
+        opts.no_grad = True
+        g.grad_on = False
+    if g.bool(0.5):
+        g.emit(f"torch.manual_seed({g.int(0, 20)})")
+    elif g.bool(0.3):
+        opts.seed = g.int(1, 5)
+    if g.bool(0.05):
+        opts.sets.append(("s0", g.pick(["1.5", "[1.0, -2.0]", "torch.tensor(2)", "torch.randn(2, 2)"])))
+        g.vars["s0"] = Var("s0", {"1.5": (), "[1.0, -2.0]": (2,), "torch.tensor(2)": (),
+                                  "torch.randn(2, 2)": (2, 2)}[opts.sets[0][1]],
+                           "int64" if opts.sets[0][1] == "torch.tensor(2)" else g.default)
+    for _ in range(g.int(1, 3)):
+        g.new_leaf()
+    for _ in range(g.int(1, 9)):
+        r = g.int(0, 99)
+        if r < 58:
+            g.op_statement()
+        elif r < 66:
+            inplace_statement(g)
+        elif r < 72:
+            grad_block(g)
+        elif r < 78:
+            flag_statement(g)
+        elif r < 83:
+            hook_statement(g)
+        elif r < 92:
+            print_statement(g)
+        else:
+            g.new_leaf()
+    if g.bool(0.8):
+        for _ in range(g.int(1, 3)):
+            backward_statement(g)
+            for _ in range(g.int(0, 2)):
+                r = g.int(0, 9)
+                if r < 4:
+                    print_statement(g)
+                elif r < 6:
+                    grad_maintenance(g)
+                elif r < 8:
+                    g.op_statement()
+                else:
+                    inplace_statement(g)
+    for _ in range(g.int(0, 2)):
+        print_statement(g)
+    if g.bool(0.12):
+        t = g.pick_var(lambda v: v.rg)
+        if t is not None:
+            opts.backward = t.name
+            if t.shape != () and g.bool(0.7):
+                opts.gradient = g.pick(["ones", "0.5" if t.numel == 1 else "ones", f"torch.ones_like({t.name})"])
+            opts.retain_graph = g.bool(0.3)
+            opts.create_graph = g.bool(0.15)
+            opts.repeat = g.pick([1, 1, 2, 0])
+            leaves = g.tensors(lambda v: v.rg and v.leaf)
+            if leaves and g.bool(0.3):
+                opts.inputs = [g.pick(leaves).name]
+    if g.bool(0.06) and g.vars:
+        opts.requires_grad.append(g.pick_var(lambda v: v.floating).name if g.pick_var(lambda v: v.floating)
+                                  else next(iter(g.vars)))
+    if g.bool(0.06) and g.vars:
+        opts.retain_grad.append(g.pick(list(g.vars)))
+    return Program("\n".join(g.lines) + "\n", opts)
