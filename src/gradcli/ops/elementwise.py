@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from ._core import Node, Tensor, dt, mode, record, result_dtype, saved, shape_error
-from .registry import register
+from .registry import REGISTRY, register
 
 _SCALARS = (bool, int, float)
 
@@ -191,13 +191,33 @@ def _div_dtype(input, other):
     return d if d.is_floating_point else dt.get_default_dtype()
 
 
+class DivBackward2(Node):
+    """div with a rounding_mode: the result is piecewise constant, so both gradients are zero."""
+
+    __slots__ = ()
+    formula = "self: zeros_like(grad); other: zeros_like(grad)"
+
+    def apply(self, grads):
+        g = grads[0]
+        n = self._needs
+        return (_zeros(g) if n[0] else None, _zeros(g) if len(n) > 1 and n[1] else None)
+
+
 def div(input, other, *, rounding_mode=None):
-    """True division input / other (ints give the default float dtype) (DivBackward0)."""
-    if rounding_mode == "floor":
-        return floor_divide(input, other)
-    if rounding_mode == "trunc":
-        q = div(input, other)
-        return q.trunc() if q._dtype.is_floating_point and _binary_dtype(input, other).is_floating_point else q.trunc().to(_binary_dtype(input, other))
+    """True division input / other (ints give the default float dtype) (DivBackward0); with
+    rounding_mode 'floor'/'trunc' the rounded quotient in the inputs' dtype (DivBackward2, zero gradients)."""
+    if rounding_mode is not None:
+        if rounding_mode not in ("floor", "trunc"):
+            raise _runtime_error(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                                 f"'{rounding_mode}'")
+        if rounding_mode == "floor":
+            q = floor_divide(input, other).detach()
+        else:
+            q = div(input, other).detach().trunc()
+            if not _binary_dtype(input, other).is_floating_point:
+                q = q.to(_binary_dtype(input, other))
+        out, _ = record(DivBackward2, q._data, q._dtype, (_t(input), _t(other)))
+        return out
     if not isinstance(input, Tensor):
         return mul(reciprocal(other), input)
     dtype = _div_dtype(input, other)
@@ -498,6 +518,35 @@ floor, _ = _unary("floor", np.floor, lambda g, s, r: _zeros(g), "self: zeros_lik
 ceil, _ = _unary("ceil", np.ceil, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None, keeps_int=True)
 round_, _ = _unary("round", np.round, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                    keeps_int=True)
+
+
+class RoundBackward1(Node):
+    __slots__ = ()
+    formula = "self: zeros_like(grad)"
+
+    def apply(self, grads):
+        return (_zeros(grads[0]),)
+
+
+def round_decimals(input, *, decimals=None):
+    """round(input) (RoundBackward0), or to ``decimals`` decimal places as PyTorch computes it in the
+    tensor's own dtype: rint(x * 10**d) / 10**d, or rint(x / 10**-d) * 10**-d (RoundBackward1)."""
+    if decimals is None:
+        return round_(input)
+    if not isinstance(input, Tensor):
+        raise TypeError(f"round(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if not input._dtype.is_floating_point:
+        raise _runtime_error(f'"round_cpu" not implemented for \'{_TYPE_NAMES.get(input._dtype.name, input._dtype.name)}\'')
+    ten = input._dtype.np.type(10.0 ** abs(int(decimals)))
+    d = input._data
+    data = np.rint(d * ten) / ten if decimals >= 0 else np.rint(d / ten) * ten
+    out, _ = record(RoundBackward1, data, input._dtype, (input,))
+    return out
+
+
+_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+REGISTRY["round"].fn = round_decimals  # the registered round also takes decimals=
+REGISTRY["round"].nodes = ("RoundBackward0", "RoundBackward1")
 trunc, _ = _unary("trunc", np.trunc, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                   keeps_int=True)
 frac, _ = _unary("frac", lambda a: a - np.trunc(a), lambda g, s, r: g, "self: grad", save=None)
@@ -790,14 +839,14 @@ register("mul", mul, "elementwise", torch=("mul", "multiply"),
          methods=("mul", "multiply", "__mul__", "__rmul__"), nodes=("MulBackward0",),
          formula=MulBackward0.formula, sample=_S)
 register("div", div, "elementwise", torch=("div", "divide", "true_divide"),
-         methods=("div", "divide", "true_divide", "__truediv__"), nodes=("DivBackward0",),
+         methods=("div", "divide", "true_divide", "__truediv__"), nodes=("DivBackward0", "DivBackward2"),
          formula=DivBackward0.formula, sample="binary_nonzero")
 register("rdiv", rdiv, "elementwise", torch=(), methods=("__rtruediv__",), nodes=("MulBackward0",),
          formula="number / self = reciprocal(self) * number", sample="scalar_first_nonzero")
 register("floor_divide", floor_divide, "elementwise", methods=("floor_divide", "__floordiv__"),
          nodes=("NotImplemented",), formula="", sample=None)
 register("rfloordiv", _r(floor_divide), "elementwise", torch=(), methods=("__rfloordiv__",), sample=None)
-register("remainder", remainder, "elementwise", torch=("remainder", "fmod_"),
+register("remainder", remainder, "elementwise", torch=("remainder",),
          methods=("remainder", "__mod__"), nodes=("RemainderBackward0",), formula=RemainderBackward0.formula,
          sample=None)
 register("rmod", _r(remainder), "elementwise", torch=(), methods=("__rmod__",), sample=None)

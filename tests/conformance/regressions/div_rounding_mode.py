@@ -1,0 +1,7 @@
+# div with rounding_mode records DivBackward2 (zero gradients), ints keep their dtype (generator finding)
+x = torch.tensor([7.5, -7.5], requires_grad=True)
+d = torch.div(x, 2.0, rounding_mode='floor')
+e = x.div(torch.tensor([2., -3.]), rounding_mode='trunc')
+f = torch.div(torch.tensor([7, -7]), 2, rounding_mode='trunc')
+print(d, e, f)
+(d + e).sum().backward()

@@ -1,0 +1,8 @@
+# round(decimals=) rounds in the tensor's dtype and records RoundBackward1 (generator finding)
+x = torch.tensor([1.2345, -2.5, 0.05, 2.675], requires_grad=True)
+a = x.round(decimals=2)
+b = torch.round(x, decimals=-1)
+c = torch.round(x)
+print(a, b, c)
+(a + b + c).sum().backward()
+k = torch.tensor([1, 2]).round(decimals=1)
