@@ -219,6 +219,29 @@ def _call_hooks(hooks: list, g: Tensor) -> Tensor:
     return g
 
 
+def _unneeded_root_hooks(node, grads: list, create_graph: bool) -> None:
+    """The tensor hooks and retain_grad of a root node that the pass does not otherwise run."""
+    if type(node) is AccumulateGrad:
+        t = node.variable
+        if t is not None and t._hooks and grads and grads[0] is not None:
+            _call_hooks(t._hooks, grads[0])
+        return
+    grads = list(grads)
+    if node._pre_hooks:
+        for nr, hooks in node._pre_hooks.items():
+            if 0 <= nr < len(grads) and grads[nr] is not None and hooks:
+                grads[nr] = _call_hooks(hooks, grads[nr])
+    if node._retained:
+        for nr, ref in node._retained.items():
+            t = ref()
+            g = grads[nr] if nr < len(grads) else None
+            if t is not None and g is not None and t._grad_fn is node:
+                if t._grad is None:
+                    t._grad = g if create_graph else Tensor._from_data(g._data.copy(), g._dtype)
+                else:
+                    t._grad = t._grad + g
+
+
 def _accumulate_into(t: Tensor, g: Tensor, create_graph: bool) -> None:
     """AccumulateGrad (torch/csrc/autograd/functions/accumulate_grad.h).
 
@@ -273,6 +296,11 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
     _tasks.append((_task_counter[0], targets is None))
     anomaly = _anomaly.state
     try:
+        if len(roots) == 1 and roots[0][0] not in needed:
+            # PyTorch evaluates a single root node even when nothing beyond it is needed, and "always
+            # calls tensor pre-hooks" there (engine.cpp evaluate_function): the output's hooks and
+            # retain_grad still see its gradient
+            _unneeded_root_hooks(roots[0][0], buffers.get(roots[0][0]) or [], create_graph)
         while heap:
             _, _, node = heapq.heappop(heap)
             grads = buffers.pop(node, None) or [None] * node.num_outputs
