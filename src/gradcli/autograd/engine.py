@@ -24,6 +24,7 @@ Nothing here recurses: a 1,000,000-node chain needs no deeper Python stack.
 from __future__ import annotations
 
 import heapq
+import weakref
 
 import numpy as np
 from typing import Optional, Sequence
@@ -31,7 +32,8 @@ from typing import Optional, Sequence
 from ..errors import error_class, warn
 from . import anomaly as _anomaly
 from . import grad_mode
-from .graph import AccumulateGrad, accumulate_grad_node
+from .graph import AccumulateGrad, accumulate_grad_node, inplace_log
+from .graph import source_position as _pos
 from .tensor import Tensor
 
 __all__ = ["backward", "grad", "reset", "current_graph_task_id", "checkpoint_valid"]
@@ -58,11 +60,33 @@ _warned_create_graph = [False]
 trace_sink: Optional[list] = None
 
 
+#: every backward()/grad() call that got past its argument checks, oldest first (bounded), for the
+#: explainers (app/why.py): dicts {"kind": "backward"|"grad", "loc", "roots": [weakref(node)],
+#: "inputs": [weakref(tensor)] | None, "retain_graph", "gradient": bool}
+backward_log: list = []
+_LOG_MAX = 256
+#: callables ``observer(phase, outputs, grads, inputs)`` run by backward() before ("before") and after
+#: ("after") its pass (app/vjp.py); empty outside such a view
+observers: list = []
+
+
 def reset() -> None:
-    """Forget per-process state (the once-per-process create_graph warning, the trace sink)."""
+    """Forget per-process state (the once-per-process create_graph warning, the trace sink, the logs)."""
     global trace_sink
     _warned_create_graph[0] = False
     trace_sink = None
+    backward_log.clear()
+    inplace_log.clear()
+
+
+def _log_call(kind: str, roots: list, inputs, retain_graph: bool, gradient: bool) -> None:
+    if len(backward_log) >= _LOG_MAX:
+        del backward_log[: _LOG_MAX // 2]
+    backward_log.append({
+        "kind": kind, "loc": _pos.loc, "roots": [weakref.ref(n) for n, _ in roots],
+        "inputs": None if inputs is None else [weakref.ref(t) for t in inputs],
+        "retain_graph": bool(retain_graph), "gradient": gradient,
+    })
 
 
 def _trace(node, grads, outs, hooks_ran: int) -> None:
@@ -106,12 +130,14 @@ def _make_grads(outputs: list, grads: list, is_grads_batched: bool = False) -> l
         elif g is None:
             if o._requires_grad:
                 if o._data.size != 1:
-                    raise error_class("non_scalar_backward")(
+                    err = error_class("non_scalar_backward")(
                         "grad can be implicitly created only for scalar outputs: the output has shape "
                         f"{list(o._data.shape)}.",
                         "Reduce it to a scalar (e.g. .sum()) or pass gradient=torch.ones_like(output) "
                         "(on the command line: --gradient ones).",
                     )
+                    err.facts = {"root": o, "index": i}  # read by app/related.py
+                    raise err
                 from ..ops.creation import ones_like
 
                 out.append(ones_like(o))
@@ -126,9 +152,11 @@ def _root_edges(outputs: list) -> list:
     edges = []
     for i, o in enumerate(outputs):
         if not o._requires_grad:
-            raise error_class("no_grad_fn")(
+            err = error_class("no_grad_fn")(
                 f"element {i} of tensors does not require grad and does not have a grad_fn",
             )
+            err.facts = {"root": o, "index": i}  # read by app/related.py
+            raise err
         if o._grad_fn is not None:
             edges.append((o._grad_fn, o._output_nr))
         else:
@@ -435,8 +463,15 @@ def backward(tensors, grad_tensors=None, retain_graph: Optional[bool] = None, cr
             if t._grad_fn is not None:
                 t.retain_grad()
             targets.add(_input_target(t)[0])
+    _log_call("backward", roots, inputs, retain_graph, grad_tensors is not None)
+    if observers:
+        for ob in list(observers):
+            ob("before", outputs, grads, inputs)
     _execute(roots, grads, retain_graph=retain_graph, create_graph=create_graph, targets=targets,
              captures=None, accumulate=True)
+    if observers:
+        for ob in list(observers):
+            ob("after", outputs, grads, inputs)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph: Optional[bool] = None, create_graph: bool = False,
@@ -470,6 +505,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: Optional[bool] = None
         edge = _input_target(t)
         captures.setdefault(edge, [None])
         targets.add(edge[0])
+    _log_call("grad", roots, ins, retain_graph, grad_outputs is not None)
     _execute(roots, gouts, retain_graph=retain_graph, create_graph=create_graph, targets=targets,
              captures=captures, accumulate=False)
     result = []

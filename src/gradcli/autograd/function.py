@@ -57,6 +57,7 @@ import numpy as np
 from ..errors import error_class, warn
 from . import grad_mode
 from .graph import Node, SavedTensor, accumulate_grad_node, collect_edge
+from .graph import source_position as _pos
 from .tensor import Tensor
 
 __all__ = [
@@ -152,7 +153,9 @@ class BackwardCFunction(Node):
     def saved_tensors(self) -> tuple:
         """The saved tensors, unpacked with their version check (``()`` during forward)."""
         if self.__dict__["_released"]:
-            raise error_class("second_backward")(_SECOND_BACKWARD_MSG)
+            err = error_class("second_backward")(_SECOND_BACKWARD_MSG)
+            err.facts = {"node": self, "index": 0}  # read by app/related.py
+            raise err
         if not self.__dict__["_processed"]:
             return ()
         return tuple(self._unpack(i) for i in range(len(self._saved)))
@@ -166,11 +169,13 @@ class BackwardCFunction(Node):
             for s in self._saved:
                 if isinstance(s, SavedTensor):
                     s.release()
-        self._freed = True
+        self._freed = _pos.loc or True  # the backward call that released it (app/related.py)
 
     def _unpack(self, i: int):
         if self._freed or self.__dict__["_released"]:
-            raise error_class("second_backward")(_SECOND_BACKWARD_MSG)
+            err = error_class("second_backward")(_SECOND_BACKWARD_MSG)
+            err.facts = {"node": self, "index": i}  # read by app/related.py
+            raise err
         s = self._saved[i]
         if isinstance(s, SavedTensor):
             return s.unpack(self)

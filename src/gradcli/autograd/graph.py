@@ -18,6 +18,7 @@ per node and is freed by reference counting alone.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import weakref
 from typing import Optional
@@ -51,6 +52,10 @@ class Position:
 
 
 source_position = Position()
+
+#: in-place version bumps, newest last: (version box, version after the bump, (line, col) | None); read by the
+#: explainers (app/related.py) to name the line that changed a saved tensor.  Bounded; cleared by engine.reset().
+inplace_log: "collections.deque" = collections.deque(maxlen=4096)
 
 
 class RemovableHandle:
@@ -145,11 +150,13 @@ class Node:
     def _unpack(self, i: int):
         """The i-th saved tensor, checked for release and in-place changes."""
         if self._freed:
-            raise error_class("second_backward")(
+            err = error_class("second_backward")(
                 "Trying to backward through the graph a second time (or directly access saved tensors after "
                 "they have already been freed): the saved values of "
                 f"{type(self).__name__} were freed by an earlier backward.",
             )
+            err.facts = {"node": self, "index": i}  # read by app/related.py
+            raise err
         s = self._saved[i]
         if type(s) is SavedTensor:
             return s.unpack(self)
@@ -160,7 +167,8 @@ class Node:
             for s in self._saved:
                 if isinstance(s, SavedTensor):
                     s.release()
-            self._freed = True
+            # truthy: the (line, col) of the backward call that freed them (True: the one after the file)
+            self._freed = source_position.loc or True
 
     def apply(self, grads: list) -> tuple:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -228,12 +236,14 @@ class SavedTensor:
             return self._ckpt.unpack(self, node)
         if self._box[0] != self._version:
             shape = "x".join(str(s) for s in self.shape) if self.shape else ""
-            raise error_class("inplace_modified")(
+            err = error_class("inplace_modified")(
                 "one of the variables needed for gradient computation has been modified by an inplace "
                 f"operation: [{self._type_name()} [{shape}]]"
                 + (f", which is output 0 of {type(node).__name__}," if self._is_output else ",")
                 + f" is at version {self._box[0]}; expected version {self._version} instead.",
             )
+            err.facts = {"node": node, "saved": self}  # read by app/related.py
+            raise err
         if self._is_output:
             t = Tensor._from_data(self._data, self._dtype)
             t._version = self._box

@@ -75,6 +75,8 @@ class ErrorRecord:
     related: list[dict] = field(default_factory=list)
     # static check: every construct outside the language, ``{"kind", "message", "line", "col"}``
     problems: list[dict] = field(default_factory=list)
+    # engine facts of the error (the node, saved tensor or root involved), for app/related.py; not in JSON
+    facts: Optional[dict] = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -96,3 +98,5 @@ class RunResult:
     error: Optional[ErrorRecord] = None
     namespace: dict[str, Any] = field(default_factory=dict)
     trace: Optional[list[Any]] = None
+    # the engine's logs for the explainers (app/why.py): {"backward": [...], "inplace": [...]}; not in JSON
+    logs: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

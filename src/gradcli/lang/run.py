@@ -248,6 +248,7 @@ class _Runner:
             position.loc = None
             set_warning_sink(old_sink)
             _restore_recursion(old_recursion)
+            result.logs = _engine_logs()  # for the explainers (app/why.py), before the reset clears them
             state.restore()
             result.stdout = _OBJ_ADDR.sub(" object>", interp.out.getvalue())
             result.warnings = self.warnings
@@ -331,6 +332,7 @@ class _Runner:
             source_line=self.parsed.source_line(e.line),
             frames=list(e.frames),
             related=list(getattr(e, "related", []) or []),
+            facts=getattr(e, "facts", None),
         )
         return rec
 
@@ -344,6 +346,16 @@ class _Runner:
 
 def _valid_set_name(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("__")
+
+
+def _engine_logs() -> dict:
+    """The engine's records of backward calls and in-place version bumps during the run (app/why.py)."""
+    engine = _engine_module("gradcli.autograd.engine")
+    graph = _engine_module("gradcli.autograd.graph")
+    return {
+        "backward": list(getattr(engine, "backward_log", ()) or ()),
+        "inplace": list(getattr(graph, "inplace_log", ()) or ()),
+    }
 
 
 def _restore_recursion(old: int) -> None:

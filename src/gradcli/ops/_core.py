@@ -14,6 +14,7 @@ from ..autograd import dtypes as dt
 from ..autograd import limits
 from ..autograd.grad_mode import state as mode
 from ..autograd.graph import Node, SavedTensor, accumulate_grad_node
+from ..autograd.graph import source_position as _pos
 from ..autograd.tensor import Tensor
 from ..errors import error_class
 
@@ -58,6 +59,7 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
         data = data.astype(npd)
     out = Tensor._from_data(data, dtype)
     if not mode.enabled:
+        out._nograd = _pos.loc  # provenance (app/why.py): made while grad mode was off
         return out, None
     # one pass: edges, input metadata and which edges need a gradient (hot path: no helper calls)
     edges = []
@@ -76,6 +78,7 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
             meta.append(None)
             needs.append(False)
     if not wanted:
+        out._origin = _pos.loc  # provenance (app/why.py): no input requires grad
         return out, None
     node = node_cls()
     node.next_functions = tuple(edges)

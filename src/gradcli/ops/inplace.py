@@ -22,9 +22,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.grad_mode import state as mode
+from ..autograd.graph import inplace_log as _inplace_log
+from ..autograd.graph import source_position as _pos
 from ..errors import error_class
 from ._core import Node, Tensor, dt, edge, record
 from .registry import register
+
+
+_bumps = _inplace_log.append
 
 
 def check_inplace(t: Tensor) -> None:
@@ -84,6 +89,7 @@ def apply_inplace(t: Tensor, compute, *, check: bool = True) -> Tensor:
             ) from None
     np.copyto(t._data, src, casting="unsafe")
     t._version[0] += 1
+    _bumps((t._version, t._version[0], _pos.loc))  # for the explainers (app/related.py)
     node = out._grad_fn
     if node is not None and mode.enabled:
         if t._base is not None:
