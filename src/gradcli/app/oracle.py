@@ -362,13 +362,16 @@ def tensor_record(name: str, t: Any) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         grad = t.grad
-    gf = t.grad_fn
+    try:
+        gf = t.grad_fn
+    except RuntimeError:  # a view that may not be rebased after an in-place change of its base: no readable
+        gf = None         # history (gradcli records it the same way: grad_fn null, a leaf)
     return {
         "name": name,
         "shape": list(t.shape),
         "dtype": str(t.dtype).replace("torch.", ""),
         "requires_grad": bool(t.requires_grad),
-        "is_leaf": bool(t.is_leaf),
+        "is_leaf": gf is None,
         "grad_fn": type(gf).__name__ if gf is not None else None,
         "retains_grad": bool(t.retains_grad),
         "data": _clean(t.detach().cpu().tolist()),

@@ -77,8 +77,18 @@ def dtype_name(t: Any) -> str:
 
 
 def grad_fn_name(t: Any) -> Optional[str]:
-    """The class name of ``t.grad_fn`` ('MulBackward0', 'AccumulateGrad', ...) or None."""
-    fn = t.grad_fn
+    """The class name of ``t.grad_fn`` ('MulBackward0', 'AccumulateGrad', ...) or None.
+
+    None also when the tensor's history cannot be read: a view made in no_grad mode or by a multi-output op
+    whose base was then modified in place, where PyTorch raises on ``t.grad_fn`` (the oracle records such a
+    tensor the same way: no grad_fn, a leaf).
+    """
+    from ..errors import GradcliError
+
+    try:
+        fn = t.grad_fn
+    except GradcliError:
+        return None
     return None if fn is None else type(fn).__name__
 
 
@@ -99,7 +109,7 @@ def tensor_record(name: str, t: Any, max_elements: int = DEFAULT_JSON_MAX_ELEMEN
         "shape": [int(s) for s in t.shape],
         "dtype": dtype_name(t),
         "requires_grad": bool(t.requires_grad),
-        "is_leaf": bool(t.is_leaf),
+        "is_leaf": grad_fn_name(t) is None,
         "grad_fn": grad_fn_name(t),
         "retains_grad": bool(t.retains_grad),
         "data": tensor_values(_array(t), max_elements),

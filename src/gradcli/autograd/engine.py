@@ -31,6 +31,7 @@ from typing import Optional, Sequence
 
 from ..errors import error_class, warn
 from . import anomaly as _anomaly
+from . import limits as _limits
 from . import grad_mode
 from .graph import AccumulateGrad, accumulate_grad_node, inplace_log
 from .graph import source_position as _pos
@@ -151,6 +152,8 @@ def _make_grads(outputs: list, grads: list, is_grads_batched: bool = False) -> l
 def _root_edges(outputs: list) -> list:
     edges = []
     for i, o in enumerate(outputs):
+        if o._base is not None:
+            o._view_grad_fn()  # a view's history is regenerated if its base changed in place since
         if not o._requires_grad:
             err = error_class("no_grad_fn")(
                 f"element {i} of tensors does not require grad and does not have a grad_fn",
@@ -165,6 +168,8 @@ def _root_edges(outputs: list) -> list:
 
 
 def _input_target(t: Tensor):
+    if t._base is not None:
+        t._view_grad_fn()  # a view's history is regenerated if its base changed in place since
     if t._grad_fn is not None:
         return (t._grad_fn, t._output_nr)
     return (accumulate_grad_node(t), 0)
@@ -329,8 +334,12 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
             # calls tensor pre-hooks" there (engine.cpp evaluate_function): the output's hooks and
             # retain_grad still see its gradient
             _unneeded_root_hooks(roots[0][0], buffers.get(roots[0][0]) or [], create_graph)
+        countdown = _limits._countdown
         while heap:
             _, _, node = heapq.heappop(heap)
+            countdown[0] -= 1
+            if countdown[0] <= 0:
+                _limits.backward_step()  # every CHECK_EVERY nodes: the run's clock (--timeout)
             grads = buffers.pop(node, None) or [None] * node.num_outputs
             if node._pre_hooks:
                 for nr, hooks in node._pre_hooks.items():

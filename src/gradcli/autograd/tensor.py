@@ -20,7 +20,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..errors import error_class, warn
+from ..errors import GradcliError, error_class, warn
 from . import dtypes as _dt
 from .grad_mode import state as _mode
 from .graph import RemovableHandle, accumulate_grad_node
@@ -67,7 +67,7 @@ class Tensor:
 
     __slots__ = ("_data", "_dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version",
                  "_base", "_view_fn", "_retains_grad", "_hooks", "_acc", "_inference", "_post_acc_hooks",
-                 "_origin", "_nograd", "__weakref__")
+                 "_origin", "_nograd", "_view_version", "_creation", "__weakref__")
     # provenance for the explainers (app/why.py), never set on the grad-recording path; unset slots read as
     # absent: _origin = (line, col) where a tensor that records no history was made (creation op, or an op
     # none of whose inputs requires grad), or (how, loc, weakref-to-source|None) for "detach" / "detach_" /
@@ -92,6 +92,8 @@ class Tensor:
         t._acc = None
         t._inference = _mode.inference
         t._post_acc_hooks = None
+        t._view_version = None  # a view: the version at which its grad_fn was last set (None: not tracked)
+        t._creation = None  # a view made in "no_grad"/"inference" mode, or by a "multi"-output op
         return t
 
     def __init__(self, *args, **kwargs) -> None:  # torch.Tensor(...) direct construction is not offered
@@ -112,10 +114,34 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
-        return self._grad_fn is None
+        return self.grad_fn is None
 
     @property
     def grad_fn(self):
+        if self._base is None:
+            return self._grad_fn
+        return self._view_grad_fn()
+
+    def _view_grad_fn(self):
+        """A view's grad_fn, regenerated when its base or another view of it was modified in place since it
+        was set (PyTorch's VariableHooks::grad_fn): AsStridedBackward0 on the base's current history.  A view
+        made in no_grad/inference mode or by a multi-output op cannot be regenerated: runtime error."""
+        fn = self._grad_fn
+        base = self._base
+        if fn is None and not base._requires_grad:
+            return None
+        if self._view_version is None or self._view_version == self._version[0]:
+            return fn
+        if self._creation is not None:
+            raise error_class("runtime")(view_rebase_message(self, indirect=True))
+        from ..ops.inplace import as_strided_node
+
+        self._grad_fn = as_strided_node(self)
+        self._output_nr = 0
+        self._requires_grad = True
+        self._view_version = self._version[0]
+        if self._retains_grad:
+            self._attach_retain()
         return self._grad_fn
 
     @property
@@ -124,7 +150,9 @@ class Tensor:
 
     @property
     def requires_grad(self) -> bool:
-        return self._requires_grad
+        # a view also requires grad when its base does (even one made in no_grad mode, which has no grad_fn)
+        return self._requires_grad or (self._base is not None and self._grad_fn is None
+                                       and self._base._requires_grad)
 
     @requires_grad.setter
     def requires_grad(self, value) -> None:
@@ -200,9 +228,9 @@ class Tensor:
 
     def retain_grad(self) -> None:
         """Keep this non-leaf's gradient in ``.grad`` after backward (a no-op on leaves)."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise error_class("retain_grad_no_grad")("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None or self._retains_grad:
+        if self.grad_fn is None or self._retains_grad:
             return
         self._retains_grad = True
         self._attach_retain()
@@ -215,9 +243,9 @@ class Tensor:
 
     def register_hook(self, hook) -> RemovableHandle:
         """Register ``hook(grad) -> Tensor | None`` called with this tensor's gradient during backward."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise error_class("runtime")("cannot register a hook on a tensor that doesn't require gradient")
-        if self._grad_fn is not None:
+        if self.grad_fn is not None:
             return self._grad_fn._add_pre_hook(self._output_nr, hook)
         if self._hooks is None:
             self._hooks = []
@@ -297,7 +325,7 @@ class Tensor:
 
     def numpy(self, force: bool = False):
         """A numpy-like array sharing memory (``numpy_requires_grad`` when it requires grad)."""
-        if self._requires_grad and not force:
+        if self.requires_grad and not force:
             raise error_class("numpy_requires_grad")(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",
             )
@@ -382,10 +410,13 @@ class Tensor:
     def __repr__(self) -> str:
         from .printing import format_tensor
 
-        fn = self._grad_fn
+        try:
+            fn = self.grad_fn
+            name = None if fn is None else type(fn).__name__
+        except GradcliError:  # a view whose history may not be rebased: PyTorch prints grad_fn=<Invalid>
+            name = "Invalid"
         return format_tensor(self._data, self._dtype.name, default_dtype=_dt.get_default_dtype().name,
-                             requires_grad=self._requires_grad, grad_fn=None if fn is None else type(fn).__name__,
-                             is_leaf=fn is None)
+                             requires_grad=self.requires_grad, grad_fn=name, is_leaf=name is None)
 
     __str__ = __repr__
 
@@ -417,6 +448,32 @@ class _Device:
 
 
 _CPU = _Device()
+
+
+def view_rebase_message(view: Tensor, indirect: bool) -> str:
+    """PyTorch's error for a view that may not be rebased (handle_view_on_rebase in variable.cpp)."""
+    modified = "its base or another view of its base has been" if indirect else "is being"
+    fn = view._grad_fn
+    how = view._creation
+    if how in ("no_grad", "inference") or fn is None:
+        prefix = (f"Output {view._output_nr} of {fn.name()} is a view of a view which was created in"
+                  if fn is not None else "A view was created in")
+        if how == "inference":
+            msg = f"{prefix} inference mode and {modified} modified inplace in normal mode."
+        else:
+            msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
+    else:
+        msg = f"Output {view._output_nr} of {fn.name()} is a view and {modified} modified inplace."
+    if how == "multi":
+        msg += (" This view is the output of a function that returns multiple views. Such functions do not "
+                "allow the output views to be modified inplace. You should replace the inplace operation by an "
+                "out-of-place one.")
+    elif how in ("no_grad", "inference"):
+        block = "no_grad" if how == "no_grad" else "inference_mode"
+        msg += (" Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+                f"code by moving both the view and the inplace either both inside the {block} block (if you "
+                "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).")
+    return msg
 
 
 def tensor_public_names() -> frozenset:

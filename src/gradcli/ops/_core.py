@@ -40,7 +40,7 @@ def wrap(data, dtype: dt.dtype) -> Tensor:
 def edge(t) -> tuple:
     if t is None or type(t) is not Tensor and not isinstance(t, Tensor) or not t._requires_grad:
         return (None, 0)
-    fn = t._grad_fn
+    fn = t._grad_fn if t._base is None else t._view_grad_fn()
     if fn is not None:
         return (fn, t._output_nr)
     return (accumulate_grad_node(t), 0)
@@ -69,10 +69,17 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
     for t in inputs:
         if t is not None and t._requires_grad:
             wanted = True
-            fn = t._grad_fn
+            fn = t._grad_fn if t._base is None else t._view_grad_fn()
             edges.append((fn, t._output_nr) if fn is not None else (accumulate_grad_node(t), 0))
             meta.append((t._data.shape, t._dtype))
             needs.append(True)
+        elif t is not None and t._base is not None and t._base._requires_grad and t._view_grad_fn() is None:
+            # a view of a tensor that requires grad, made with grad mode off: it requires grad but has
+            # no history, so the node has no edge to it (PyTorch: no grad accumulator for such a view)
+            wanted = True
+            edges.append(_NO_EDGE)
+            meta.append((t._data.shape, t._dtype))
+            needs.append(False)
         else:
             edges.append(_NO_EDGE)
             meta.append(None)

@@ -25,6 +25,7 @@ from ..autograd.grad_mode import state as mode
 from ..autograd.graph import inplace_log as _inplace_log
 from ..autograd.graph import source_position as _pos
 from ..errors import error_class
+from ..autograd.tensor import view_rebase_message
 from ._core import Node, Tensor, dt, edge, record
 from .registry import register
 
@@ -33,19 +34,21 @@ _bumps = _inplace_log.append
 
 
 def check_inplace(t: Tensor) -> None:
-    """Raise ``leaf_inplace`` when grad mode is on and t is (a view of) a leaf that requires grad."""
+    """Raise before an in-place op on t with grad mode on (PyTorch's check_inplace): a view made in
+    no_grad/inference mode or by a multi-output op (runtime), a view whose base is a leaf (``leaf_inplace``),
+    a leaf that requires grad (``leaf_inplace``)."""
     if not mode.enabled:
         return
-    if t._grad_fn is None and t._requires_grad:
-        if t._base is not None:
+    rg = t.requires_grad
+    if t._base is not None and rg:
+        if t._creation is not None:
+            raise error_class("runtime")(view_rebase_message(t, indirect=False))
+        if t._base.is_leaf:
             raise error_class("leaf_inplace")(
                 "a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    if rg and t.is_leaf:
         raise error_class("leaf_inplace")(
             "a leaf Variable that requires grad is being used in an in-place operation.")
-    b = t._base
-    if b is not None and b._grad_fn is None and b._requires_grad:
-        raise error_class("leaf_inplace")(
-            "a view of a leaf Variable that requires grad is being used in an in-place operation.")
 
 
 def _alias(t: Tensor) -> Tensor:
@@ -73,8 +76,12 @@ def apply_inplace(t: Tensor, compute, *, check: bool = True) -> Tensor:
     """
     if check:
         check_inplace(t)
+    if t._base is not None and mode.enabled:
+        t._view_grad_fn()  # a view's history is current before it is rebased
     old = _alias(t) if mode.enabled else t
     out = compute(old)
+    if t._base is not None and t._creation is not None and out._grad_fn is not None and mode.enabled:
+        raise error_class("runtime")(view_rebase_message(t, indirect=False))  # another input requires grad
     if out._dtype is not t._dtype and out._dtype.category > t._dtype.category:
         raise error_class("runtime")(
             f"result type {_cast_name(out._dtype)} can't be cast to the desired output type {_cast_name(t._dtype)}")
@@ -161,6 +168,19 @@ class AsStridedBackward0(Node):
         return (Tensor._from_data(data, self.dtype),)
 
 
+def as_strided_node(view: Tensor) -> Node:
+    """The AsStridedBackward0 node a view gets when its base's history changed under it: the view's region of
+    the base's current history (its grad_fn, or its AccumulateGrad)."""
+    base = view._base
+    av = AsStridedBackward0()
+    av.view_fn = view._view_fn
+    av.shape = base._data.shape
+    av.dtype = base._dtype
+    av.next_functions = (edge(base),)
+    av._meta = ((base._data.shape, base._dtype),)
+    return av
+
+
 def _rebase_view(view: Tensor, fn: Node) -> None:
     base = view._base
     cs = CopySlices()
@@ -176,15 +196,10 @@ def _rebase_view(view: Tensor, fn: Node) -> None:
     base._requires_grad = True
     if base._retains_grad:
         base._attach_retain()
-    av = AsStridedBackward0()
-    av.view_fn = view._view_fn
-    av.shape = base._data.shape
-    av.dtype = base._dtype
-    av.next_functions = ((cs, 0),)
-    av._meta = ((base._data.shape, base._dtype),)
-    view._grad_fn = av
+    view._grad_fn = as_strided_node(view)
     view._output_nr = 0
     view._requires_grad = True
+    view._view_version = view._version[0]
     if view._retains_grad:
         view._attach_retain()
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import error_class
-from ._core import Node, Tensor, dt, record, saved
+from ._core import Node, Tensor, dt, mode, record, saved
 from .reduction import normalize_dims, sum_to_size
 from .registry import register
 
@@ -34,6 +34,8 @@ def _view(input: Tensor, data: np.ndarray, node_cls, replay, inputs=None):
     """Make a view result: shares storage and version counter; remembers base and replay."""
     out, node = record(node_cls, data, input._dtype, inputs or (input,))
     out._version = input._version
+    out._view_version = out._version[0]
+    out._creation = "inference" if mode.inference else (None if mode.enabled else "no_grad")
     out._base = input._base if input._base is not None else input
     prev = input._view_fn
     out._view_fn = replay if prev is None else (lambda a, p=prev, r=replay: r(p(a)))
@@ -734,7 +736,7 @@ def _multi_view(input, pieces_keys, node_cls, d, sizes=None):
     node = None
     from ..autograd.grad_mode import state as mode
 
-    if mode.enabled and input._requires_grad:
+    if mode.enabled and input.requires_grad:
         node = node_cls()
         from ._core import edge
 
@@ -750,6 +752,8 @@ def _multi_view(input, pieces_keys, node_cls, d, sizes=None):
     for i, key in enumerate(pieces_keys):
         o = Tensor._from_data(input._data[key], input._dtype)
         o._version = input._version
+        o._view_version = o._version[0]
+        o._creation = "inference" if mode.inference else ("multi" if mode.enabled else "no_grad")
         o._base = base
         prev = input._view_fn
         o._view_fn = (lambda a, k=key: a[k]) if prev is None else (lambda a, p=prev, k=key: p(a)[k])

@@ -76,7 +76,9 @@ def _columns(show: frozenset[str]) -> list[str]:
 
 
 def _cell_of(t: Any, c: str) -> Text:
-    if c in ("requires_grad", "is_leaf", "retains_grad"):
+    if c == "is_leaf":
+        return _flag(grad_fn_name(t) is None)  # never raises (see records.grad_fn_name)
+    if c in ("requires_grad", "retains_grad"):
         return _flag(getattr(t, c))
     if c == "grad_fn":
         fn = grad_fn_name(t)
