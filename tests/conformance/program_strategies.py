@@ -284,7 +284,8 @@ class Gen:
     def result(self, shape: tuple, dtype: str, inputs: list, differentiable: bool = True, view: bool = False) -> Var:
         rg = differentiable and self.grad_on and dtype in FLOATS and any(
             isinstance(i, Var) and i.rg for i in inputs)
-        return Var("", tuple(shape), dtype, rg=rg, leaf=not rg, view=view)
+        # a view made with grad off cannot be rebased later: treated like a multi-output view (see inplace_ok)
+        return Var("", tuple(shape), dtype, rg=rg, leaf=not rg, view=view, multi=view and not self.grad_on)
 
     # --- shapes ----------------------------------------------------------------------------
     def shape(self, max_rank: int = 3) -> tuple:
@@ -836,8 +837,10 @@ def _transpose(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
         shape[a % x.ndim], shape[b % x.ndim] = shape[b % x.ndim], shape[a % x.ndim]
         return g.call(op, x.name, [str(a), str(b)]), g.result(tuple(shape), x.dtype, [x], view=True)
     perm = list(g.draw(st.permutations(list(range(x.ndim)))))
-    args = [repr(tuple(perm))] if g.bool(0.4) else [str(p) for p in perm]
-    return g.call(op, x.name, args), g.result(_perm_shape(x.shape, perm), x.dtype, [x], view=True)
+    var = g.result(_perm_shape(x.shape, perm), x.dtype, [x], view=True)
+    if g.bool(0.4):  # torch.permute takes the dims as one tuple; the method also takes them spread
+        return g.call(op, x.name, [repr(tuple(perm))]), var
+    return g.call(op, x.name, [str(p) for p in perm], styles={"method"}), var
 
 
 @template("expand", "expand_as", "broadcast_to")
