@@ -448,6 +448,71 @@ def graph_command(
     _guarded(debug, body)
 
 
+# --- check --------------------------------------------------------------------------------
+@app.command("check", no_args_is_help=True)
+def check_command(
+    file: FileArg,
+    eps: Annotated[
+        float, typer.Option("--eps", metavar="EPS", help="Step of the central differences (float64).")
+    ] = 1e-6,
+    atol: Annotated[float, typer.Option("--atol", metavar="ATOL", min=0.0, help="Absolute tolerance.")] = 1e-5,
+    rtol: Annotated[float, typer.Option("--rtol", metavar="RTOL", min=0.0, help="Relative tolerance.")] = 1e-3,
+    per_node: Annotated[
+        bool, typer.Option("--per-node", help="Also check each node's backward rule on its own against finite "
+                                              "differences of its forward, and name the first wrong one.")
+    ] = False,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the gradcli.check/1 JSON object on stdout, and nothing else.")
+    ] = False,
+    sets: SetOpt = None,
+    requires_grad: RequiresGradOpt = None,
+    retain_grad: RetainGradOpt = None,
+    no_grad: NoGradOpt = False,
+    backward: BackwardOpt = None,
+    gradient: GradientOpt = None,
+    inputs: InputsOpt = None,
+    retain_graph: RetainGraphOpt = False,
+    create_graph: CreateGraphOpt = False,
+    repeat: RepeatOpt = 1,
+    dtype: DTypeOpt = None,
+    seed: SeedOpt = 0,
+    expect_error: ExpectErrorOpt = None,
+    max_elements: MaxElementsOpt = None,
+    max_steps: MaxStepsOpt = None,
+    timeout: TimeoutOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Compare FILE's analytic gradients with float64 central differences (the file is the function)."""
+
+    def body() -> ExitStatus:
+        from .app import options as opt
+
+        kind = opt.check_expect_error(expect_error)
+        options = _run_options(
+            sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
+            backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
+            create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
+            max_steps=max_steps, timeout=timeout,
+        )
+        from .app.check import CheckSettings, check_file, exit_status
+
+        report = check_file(file, options, CheckSettings(eps=eps, atol=atol, rtol=rtol, per_node=per_node))
+        if json_output:
+            from .app.check import check_document
+            from .app.render.jsonout import dumps
+
+            sys.stdout.write(dumps(check_document(report)) + "\n")
+            sys.stdout.flush()
+        else:
+            from .app.render.checkfmt import render_check
+            from .app.render.console import make_console
+
+            render_check(report, make_console(), expect_error=kind)
+        return exit_status(report, kind)
+
+    _guarded(debug, body)
+
+
 def main(argv: Optional[list[str]] = None, prog_name: str = "gradcli") -> int:
     """Entry point of the ``gradcli`` script and ``python -m gradcli``; returns the exit status."""
     try:
