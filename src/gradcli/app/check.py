@@ -105,6 +105,8 @@ class InputResult:
     max_rel_error: float
     ok: bool
     note: str = ""
+    analytic: Optional[np.ndarray] = field(default=None, repr=False, compare=False)
+    numeric: Optional[np.ndarray] = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -167,10 +169,13 @@ class _Call:
     outputs: list  # float64 copies of the roots' values
     grads: list  # float64 copies of the gradients it was called with
     shapes: list
+    dtypes: list
+    graph: tuple  # the node names of the roots' graph, in walk order (a different graph = another path)
     roots: list = field(default_factory=list)  # the root tensors (reference run only)
     inputs: Optional[set] = None  # ids of backward(inputs=...) tensors, None = all leaves
     before: Optional[dict] = None  # leaf index -> .grad before the call (reference run only)
     deltas: Optional[dict] = None  # leaf index -> what the call added to .grad
+    versions: Optional[dict] = None  # leaf index -> version counter at the call (reference run only)
 
 
 class _Probe:
@@ -183,6 +188,7 @@ class _Probe:
         self.reference = reference
         self.leaves: list = []
         self.leaf_lines: list = []
+        self.leaf_versions: list = []
         self._ids: set = set()
         self.count = 0
         self.depth = 0
@@ -200,6 +206,7 @@ class _Probe:
         from ..autograd.graph import source_position
 
         self.leaf_lines.append(source_position.line)
+        self.leaf_versions.append(t._version[0])
         p = self.perturb
         if p is not None and p[0] == k:
             data = np.array(t._data, copy=True)
@@ -220,11 +227,14 @@ class _Probe:
                 outputs=[np.array(o._data, dtype=np.float64) for o in outputs],
                 grads=[np.array(g._data, dtype=np.float64) for g in grads],
                 shapes=[tuple(o._data.shape) for o in outputs],
+                dtypes=[o._dtype.name for o in outputs],
+                graph=_graph_signature(outputs),
             )
             if self.reference:
                 call.roots = list(outputs)
                 call.inputs = None if inputs is None else {id(t) for t in inputs}
                 call.before = {k: _grad_copy(t) for k, t in enumerate(self.leaves)}
+                call.versions = {k: t._version[0] for k, t in enumerate(self.leaves)}
             self.current = call
             if self.on_call is not None and self.count == self.at_call:
                 self.on_call(list(outputs))
@@ -247,6 +257,21 @@ class _Probe:
                 call.before = None
             self.last = call
             self.current = None
+
+
+def _graph_signature(outputs: list) -> tuple:
+    """The class names of the nodes reachable from ``outputs``, in a fixed walk order."""
+    names = []
+    seen: set = set()
+    stack = [o._grad_fn for o in reversed(outputs) if o._grad_fn is not None]
+    while stack:
+        n = stack.pop()
+        if id(n) in seen:
+            continue
+        seen.add(id(n))
+        names.append(type(n).__name__)
+        stack.extend(nx for nx, _ in reversed(getattr(n, "next_functions", ()) or ()) if nx is not None)
+    return tuple(names)
 
 
 def _grad_copy(t: Any) -> Optional[np.ndarray]:
@@ -710,6 +735,10 @@ def check_source(source: Union[str, bytes], filename: str, options: Any,
     report.target_line = None if call.loc is None else call.loc[0]
     if probe.count > 1:
         report.notes.append(f"the file ran backward() {probe.count} times: the last one is checked")
+    loose = sorted({d for d in call.dtypes if d != "float64"})
+    if loose:
+        report.notes.append(f"the target is {', '.join(loose)} (the file makes it so): finite differences "
+                            "need float64, expect large errors")
     inputs = _select_inputs(probe, call, names, report)
     if not inputs:
         report.notes.append("no leaf that requires grad takes part: nothing to compare")
@@ -720,11 +749,17 @@ def check_source(source: Union[str, bytes], filename: str, options: Any,
         a = np.zeros(t._data.shape) if analytic is None else analytic
         numeric, note = _numeric(parsed, options, k, int(t._data.size), call, settings, report)
         e_abs, e_rel, ok = compare(a, numeric, settings.atol, settings.rtol)
+        extra = []
         if t._dtype.name != "float64":
-            loose = f"{t._dtype.name}: finite differences need float64 (create it as float64)"
-            note = f"{note}; {loose}" if note else loose
+            extra.append(f"{t._dtype.name}: finite differences need float64 (create it as float64)")
+        v0, v1 = probe.leaf_versions[k], (call.versions or {}).get(k, probe.leaf_versions[k])
+        if v1 != v0:
+            extra.append("changed in place after it started requiring grad: the differences perturb its first "
+                         "value, autograd differentiates the changed one")
+        note = "; ".join(x for x in [note, *extra] if x)
         report.inputs.append(InputResult(name=name, shape=shape, dtype=t._dtype.name, max_abs_error=e_abs,
-                                         max_rel_error=e_rel, ok=ok, note=note))
+                                         max_rel_error=e_rel, ok=ok, note=note, analytic=np.asarray(a),
+                                         numeric=numeric))
     if settings.per_node:
         report.nodes = _per_node(parsed, options, call, settings, report)
     return report
@@ -820,6 +855,9 @@ def _evaluate(parsed: Any, options: Any, perturb: tuple, ref: _Call, report: Che
     call = probe.last
     if call is None or probe.count != ref.index or call.shapes != ref.shapes:
         raise _Diverged(f"the run with it changed by {sign}eps took another path (different backward calls)")
+    if call.graph != ref.graph:
+        raise _Diverged(f"changing it by {sign}eps builds a different graph (a branch on its value): "
+                        "not differentiable there")
     return float(sum(np.sum(g * o) for g, o in zip(ref.grads, call.outputs)))
 
 

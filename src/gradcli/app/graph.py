@@ -71,6 +71,7 @@ class SavedInfo:
     name: str
     shape: Optional[list[int]]
     freed: bool
+    dropped: bool = False  # a checkpoint dropped the value: backward recomputes it (not in gradcli.graph/1)
 
 
 @dataclass
@@ -127,7 +128,7 @@ def _saved_of(node: Any) -> list[SavedInfo]:
         label = str(names[i]) if i < len(names) else f"saved{i}"
         freed = bool(s.freed)
         shape = None if freed else [int(d) for d in s.shape]
-        out.append(SavedInfo(name=label, shape=shape, freed=freed))
+        out.append(SavedInfo(name=label, shape=shape, freed=freed, dropped=bool(getattr(s, "dropped", False))))
     return out
 
 

@@ -43,17 +43,22 @@ def input_table(report: Any) -> Table:
     table.add_column("max abs error", justify="right", no_wrap=True)
     table.add_column("max rel error", justify="right", no_wrap=True)
     table.add_column("result", no_wrap=True)
-    notes = any(i.note for i in report.inputs)
-    if notes:
-        table.add_column("note", overflow="fold")
     for i in report.inputs:
-        row = [Text(i.name), Text("[" + ", ".join(str(d) for d in i.shape) + "]"),
-               Text(fmt_error(i.max_abs_error)), Text(fmt_error(i.max_rel_error)),
-               Text("ok", style="green") if i.ok else Text("mismatch", style="bold red")]
-        if notes:
-            row.append(Text(i.note, style="dim"))
-        table.add_row(*row)
+        table.add_row(Text(i.name), Text("[" + ", ".join(str(d) for d in i.shape) + "]"),
+                      Text(fmt_error(i.max_abs_error)), Text(fmt_error(i.max_rel_error)),
+                      Text("ok", style="green") if i.ok else Text("mismatch", style="bold red"))
     return table
+
+
+def _notes(items: list) -> Text:
+    """'  NAME: note' lines under a table (notes are sentences: a column would squeeze the table)."""
+    text = Text()
+    for label, note in items:
+        if note:
+            text.append(f"  {label}: ", style="bold")
+            text.append(note + "\n", style="dim")
+    text.rstrip()
+    return text
 
 
 _STATUS = {
@@ -74,17 +79,11 @@ def node_table(nodes: list) -> Table:
     table.add_column("max abs error", justify="right", no_wrap=True)
     table.add_column("max rel error", justify="right", no_wrap=True)
     table.add_column("result", no_wrap=True)
-    notes = any(n.note for n in nodes)
-    if notes:
-        table.add_column("note", overflow="fold")
     for n in nodes:
         label, style = _STATUS.get(n.status, (n.status, ""))
-        row = [Text(n.name), Text("" if n.line is None else str(n.line)), Text(n.tensor or ""),
-               Text(n.op or ""), Text(fmt_error(n.max_abs_error)), Text(fmt_error(n.max_rel_error)),
-               Text(label, style=style)]
-        if notes:
-            row.append(Text(n.note, style="dim"))
-        table.add_row(*row)
+        table.add_row(Text(n.name), Text("" if n.line is None else str(n.line)), Text(n.tensor or ""),
+                      Text(n.op or ""), Text(fmt_error(n.max_abs_error)), Text(fmt_error(n.max_rel_error)),
+                      Text(label, style=style))
     return table
 
 
@@ -92,7 +91,7 @@ def _heading(report: Any) -> Text:
     s = report.settings
     text = Text("gradient check of ", style="bold")
     text.append(report.target or "?", style="bold cyan")
-    if report.target_line is not None:
+    if report.target_line is not None and not (report.target or "").startswith("<"):
         text.append(f" (backward at line {report.target_line})")
     text.append(f"  float64, eps {s.eps:g}, atol {s.atol:g}, rtol {s.rtol:g}", style="dim")
     return text
@@ -148,9 +147,14 @@ def render_check(report: Any, out: Any, expect_error: Optional[str] = None) -> N
         out.print(_heading(report))
         if report.inputs:
             out.print(input_table(report))
+            if any(i.note for i in report.inputs):
+                out.print(_notes([(i.name, i.note) for i in report.inputs]))
         if report.nodes is not None:
             if report.nodes:
                 out.print(node_table(report.nodes))
+                if any(n.note for n in report.nodes):
+                    out.print(_notes([(f"{n.name}" + (f" (line {n.line})" if n.line is not None else ""), n.note)
+                                      for n in report.nodes]))
             if report.first_wrong_node is not None:
                 out.print(_first_wrong(report))
                 node = report.first_wrong_node

@@ -38,12 +38,18 @@ def node_caption(node: Any) -> str:
 
 
 def saved_caption(node: Any) -> str:
-    """'saved: self [2], other [2] (freed)' or '' when the node saved no tensor."""
+    """'saved: self [2], other [2] (freed)' or '' when the node saved no tensor; a value a checkpoint
+    dropped reads 'self [2] dropped (recomputed in backward)'."""
     if not node.saved:
         return ""
     items = []
     for s in node.saved:
-        items.append(f"{s.name} (freed)" if s.freed else f"{s.name} {_shape(s.shape)}".rstrip())
+        if s.freed:
+            items.append(f"{s.name} (freed)")
+        elif getattr(s, "dropped", False):
+            items.append(f"{s.name} {_shape(s.shape)} dropped (recomputed in backward)".replace("  ", " "))
+        else:
+            items.append(f"{s.name} {_shape(s.shape)}".rstrip())
     return "saved: " + ", ".join(items)
 
 
