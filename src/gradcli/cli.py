@@ -296,6 +296,21 @@ def run_command(
         typer.Option("--show", metavar="data,grad,flags", show_default=False,
                      help="Columns of the tensor table (default: all)."),
     ] = None,
+    explain_vjp: Annotated[
+        bool, typer.Option("--explain-vjp", help="For a backward of a non-scalar tensor with gradient=v: show "
+                                                 "the Jacobian J, v, and that v^T J is what landed in .grad.")
+    ] = False,
+    snapshot: Annotated[
+        Optional[str],
+        typer.Option("--snapshot", metavar="PATH", show_default=False,
+                     help="Also write the run's JSON (as --json prints it) to PATH, atomically."),
+    ] = None,
+    expect_snapshot: Annotated[
+        Optional[str],
+        typer.Option("--expect-snapshot", metavar="PATH", show_default=False,
+                     help="Compare the run with the snapshot at PATH (conformance tolerances); exit 1 with a "
+                          "table of differences when they disagree."),
+    ] = None,
     debug: DebugOpt = False,
 ) -> None:
     """Run FILE, then show its tensors, gradients, print output, warnings and errors."""
@@ -311,9 +326,14 @@ def run_command(
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
             max_steps=max_steps, timeout=timeout, trace=trace and not json_output,
         )
+        from .app.explain import RunExtras
         from .app.run import execute, exit_status
 
-        result = execute(file, options)
+        extras = RunExtras(explain_vjp=explain_vjp, snapshot=snapshot, expect_snapshot=expect_snapshot,
+                           json_output=json_output)
+        with extras.running():
+            result = execute(file, options)
+        extras.after(result, options, json_max_elements)
         if json_output:
             from .app.records import run_document
             from .app.render.jsonout import dumps
@@ -326,7 +346,10 @@ def run_command(
             from .app.render.human import render_run
 
             render_run(result, make_console(), show=columns, trace=trace, expect_error=kind)
-        return exit_status(result, kind)
+        from .app.render.console import make_console
+
+        extras.render(make_console(), make_console(stderr=True), result.file)
+        return extras.status(exit_status(result, kind), kind)
 
     _guarded(debug, body)
 
@@ -511,6 +534,9 @@ def check_command(
         return exit_status(report, kind)
 
     _guarded(debug, body)
+
+
+from . import cli_explain as _cli_explain  # noqa: E402,F401 - registers why, lint, modes (issue 7)
 
 
 def main(argv: Optional[list[str]] = None, prog_name: str = "gradcli") -> int:

@@ -125,7 +125,7 @@ def run_document(result: Any, max_elements: int = DEFAULT_JSON_MAX_ELEMENTS) -> 
         "file": result.file,
         "ok": bool(result.ok),
         "stdout": result.stdout,
-        "tensors": [tensor_record(name, t, max_elements) for name, t in result.tensors],
+        "tensors": _explained([tensor_record(name, t, max_elements) for name, t in result.tensors], result),
         "warnings": [
             {"kind": w.kind, "line": w.line, "message": w.message} for w in result.warnings
         ],
@@ -137,5 +137,24 @@ def run_document(result: Any, max_elements: int = DEFAULT_JSON_MAX_ELEMENTS) -> 
             "col": err.col,
             "message": err.message,
             "hint": err.hint or "",
+            **_related(err),
         },
     }
+
+
+def _related(err: Any) -> dict:
+    """Issue 7: ``related`` (both ends of the error's story), present when there is a story to tell."""
+    related = getattr(err, "related", None) or []
+    return {"related": [dict(r) for r in related]} if related else {}
+
+
+def _explained(records: list, result: Any) -> list:
+    """Issue 7: each tensor's ``why`` note (None when its gradient is set and not all zeros), when the
+    notes were computed (``gradcli.app.why.annotate``)."""
+    notes = getattr(result, "why", None)
+    if notes is None:
+        return records
+    for rec in records:
+        note = notes.get(rec["name"])
+        rec["why"] = None if note is None else note.as_dict()
+    return records

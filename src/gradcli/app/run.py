@@ -61,7 +61,9 @@ def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None) 
     from ..lang.run import run_file  # the language layer (imports the engine and numpy)
 
     try:
-        return run_file(source, display, options)
+        from .related import enrich  # issue 7: both ends of an autograd error (error.related)
+
+        return enrich(run_file(source, display, options), options)
     except _gradcli_error() as err:  # the language layer should capture these; be graceful if not
         from ..lang.result import ErrorRecord, RunResult
 

@@ -207,6 +207,13 @@ def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, 
             out.print(table)
     elif result.error is None or result.error.kind not in ("syntax", "unsupported"):
         out.print(Text("no tensors", style="dim"))
+    notes = getattr(result, "why", None)  # issue 7: why-notes, when computed (gradcli.app.why.annotate)
+    if notes:
+        from .why import why_table
+
+        why = why_table(notes, result.tensors)
+        if why is not None:
+            out.print(why)
     if trace:
         if result.trace:
             out.print(trace_table(result.trace))
@@ -214,6 +221,12 @@ def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, 
             out.print(Text("backward trace: not recorded by this version of the engine", style="dim"))
         else:
             out.print(Text("backward trace: no backward pass ran", style="dim"))
+        if result.error is not None and getattr(result.error, "related", None):
+            from .why import story_table  # issue 7: the error's related lines, in the trace
+
+            story = story_table(result.error, result.source)
+            if story is not None:
+                out.print(story)
     for w in result.warnings:
         out.print(warning_panel(w, result.file, result.source))
     if result.error is not None:

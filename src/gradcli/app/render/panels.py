@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Optional
 
 from rich.console import Group
+from rich.padding import Padding
 from rich.panel import Panel
 from rich.text import Text
 
@@ -83,10 +84,14 @@ def _chain(file: str, source: str, frames: Iterable[tuple[int, int]], related: I
     for rel in related or ():
         role = str(rel.get("role") or "see")
         line, col = rel.get("line"), rel.get("col")
-        snippet = source_snippet(file, source, line, col, rel.get("text"), label=role, style="blue")
-        if line is None and rel.get("text"):
-            snippet = Text(f"  {role}: ", style="blue") + Text(str(rel["text"]))
-        parts.append(snippet)
+        # issue 7: ``text`` says what happened at that line (indented under it); the source line is the file's
+        text = rel.get("text")
+        if line is None and text:
+            parts.append(Padding(Text(f"{role}: ", style="blue") + Text(str(text)), (0, 0, 0, 2)))
+            continue
+        parts.append(source_snippet(file, source, line, col, label=role, style="blue"))
+        if text:
+            parts.append(Padding(Text(str(text), style="dim"), (0, 0, 0, 6)))
     return parts
 
 

@@ -1,0 +1,98 @@
+"""Rich output of the explainers: why-notes (``run``'s "why no gradient" table, ``gradcli why``'s
+panel) and the error story shown with ``--trace`` (the related lines of the error, as a table).
+
+User text (source lines, names, messages quoting them) always goes through
+:class:`rich.text.Text`, never markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+from rich import box
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from .panels import source_snippet
+
+__all__ = ["why_table", "why_panel", "story_table", "why_title"]
+
+
+def why_title(name: str, note: Any) -> str:
+    what = "all zeros" if getattr(note, "grad", "None") == "zeros" else "None"
+    return f"why is {name}.grad {what}?"
+
+
+def why_table(notes: dict, tensors: Iterable[tuple[str, Any]]) -> Optional[Table]:
+    """One row per tensor whose gradient is None or zero: name, grad, kind, line, explanation."""
+    rows = [(name, notes[name]) for name, _ in tensors if name in notes]
+    if not rows:
+        return None
+    table = Table(title="why no gradient", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  show_edge=False, padding=(0, 1, 0, 0))
+    table.add_column("name", style="bold cyan", no_wrap=True)
+    table.add_column("grad", no_wrap=True)
+    table.add_column("reason", style="magenta", no_wrap=True)
+    table.add_column("line", justify="right", no_wrap=True)
+    table.add_column("explanation", overflow="fold")
+    for name, note in rows:
+        table.add_row(Text(name), Text(note.grad, style="dim"), Text(note.kind),
+                      Text("" if note.line is None else str(note.line)), Text(note.message))
+    return table
+
+
+def _related(file: str, source: str, related: Iterable[dict]) -> list[Any]:
+    parts: list[Any] = []
+    for rel in related or ():
+        role = str(rel.get("role") or "see")
+        line, col = rel.get("line"), rel.get("col")
+        text = rel.get("text") or ""
+        if line is None:
+            parts.append(Text(f"  {role}: ", style="blue") + Text(str(text)))
+            continue
+        parts.append(source_snippet(file, source, line, col, label=role, style="blue"))
+        if text:
+            parts.append(Text("      " + str(text), style="dim"))
+    return parts
+
+
+def why_panel(name: str, note: Any, file: str, source: str) -> Panel:
+    """``gradcli why FILE NAME``: the note with its line, the related lines and the hint."""
+    body: list[Any] = [Text(note.message)]
+    if note.line is not None:
+        body.append(Text(""))
+        body.append(source_snippet(file, source, note.line, note.col, style="bold yellow"))
+    others = [r for r in note.related if (r.get("line"), r.get("col")) != (note.line, note.col)]
+    if others:
+        body.append(Text(""))
+        body.extend(_related(file, source, others))
+    if note.hint:
+        body.append(Text(""))
+        body.append(Text("hint: ", style="bold green") + Text(note.hint))
+    return Panel(Group(*body), title=Text(f"{why_title(name, note)}  ({note.kind})", style="bold yellow"),
+                 title_align="left", border_style="yellow", expand=True)
+
+
+def story_table(err: Any, source: str) -> Optional[Table]:
+    """``--trace`` with an error that has related lines: the error's story, one row per line."""
+    related = list(getattr(err, "related", None) or [])
+    if not related:
+        return None
+    lines = (source or "").splitlines()
+    table = Table(title=f"error story: {err.kind}", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+                  show_edge=False, padding=(0, 1, 0, 0))
+    table.add_column("role", style="blue", no_wrap=True)
+    table.add_column("line", justify="right", no_wrap=True)
+    table.add_column("source", overflow="fold")
+    table.add_column("what happened", overflow="fold")
+    for rel in related:
+        line = rel.get("line")
+        src = lines[line - 1].strip() if isinstance(line, int) and 1 <= line <= len(lines) else ""
+        table.add_row(Text(str(rel.get("role", ""))), Text("" if line is None else str(line)), Text(src),
+                      Text(str(rel.get("text") or "")))
+    if err.line is not None:
+        src = lines[err.line - 1].strip() if 1 <= err.line <= len(lines) else ""
+        table.add_row(Text("error"), Text(str(err.line)), Text(src), Text(err.kind), style="bold")
+    return table

@@ -1,0 +1,668 @@
+"""The ``why`` service: why is a tensor's ``.grad`` None (or all zeros) after the run?
+
+For every tensor the file named, :func:`explain_all` returns a :class:`WhyNote`
+when its gradient is None or all zeros, in gradcli's words and with the lines
+that tell the story.  The kinds (``WhyNote.kind``):
+
+================== =====================================================================
+non_leaf           a non-leaf (it has a grad_fn) without retain_grad(): .grad stays None
+non_leaf_copy      a non-leaf copy (.to(), .double(), ``* 0.01`` ...) of a leaf that no name
+                   refers to: the gradient went into that unnamed leaf
+no_grad            computed while grad was off: ``with torch.no_grad()`` (or --no-grad)
+set_grad_enabled   computed under ``torch.set_grad_enabled(False)``
+inference_mode     computed under ``torch.inference_mode()``
+detach             cut from the graph by ``detach()`` / ``detach_()``
+data               cut from the graph by ``.data``
+requires_grad_false  a leaf created without ``requires_grad=True`` (or computed only from such)
+requires_grad_disabled  ``requires_grad_(False)`` / ``.requires_grad = False`` switched it off
+not_reachable      requires grad, but no backward's graph reaches it
+excluded_by_inputs a backward reached it, but its ``inputs=`` did not list it
+no_backward        no backward ran (none in the file, or the run stopped before it)
+backward_failed    the backward that would have reached it failed
+autograd_grad      only ``torch.autograd.grad`` ran: it returns gradients, .grad is untouched
+grad_reset         a backward filled .grad, then the file set it back to None
+grad_zeroed        .grad was zeroed in place (``x.grad.zero_()``) after the backward
+grad_assigned      the file assigned .grad a tensor of zeros
+zero_gradient      the backward delivered zeros: a node passed no gradient on (relu of
+                   negatives, sign/round/floor, ...), gradients cancelled, or gradient= was 0
+================== =====================================================================
+
+The explanations come from facts the engine records cheaply (``Tensor._origin`` /
+``_nograd``, ``Node._loc``, the backward and in-place logs in ``RunResult.logs``)
+and from the source (:mod:`.srcinfo`); a zero gradient is traced by re-running the
+file with the engine's per-node trace on (only then).  No rich here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import numpy as np
+
+from .srcinfo import GradSwitch, SourceInfo
+
+__all__ = ["WhyNote", "KINDS", "Explainer", "explain_all", "explain_name", "annotate", "BACKWARD_ERRORS"]
+
+KINDS = (
+    "non_leaf", "non_leaf_copy", "no_grad", "set_grad_enabled", "inference_mode", "detach", "data",
+    "requires_grad_false", "requires_grad_disabled", "not_reachable", "excluded_by_inputs", "no_backward",
+    "backward_failed", "autograd_grad", "grad_reset", "grad_zeroed", "grad_assigned", "zero_gradient",
+)
+
+#: error kinds raised by a backward / autograd.grad call
+BACKWARD_ERRORS = frozenset({
+    "second_backward", "non_scalar_backward", "no_grad_fn", "grad_shape", "unused_input", "input_no_grad",
+    "inplace_modified",
+})
+
+_MAX_WALK = 2_000_000  # nodes visited by one reachability walk
+
+
+@dataclass
+class WhyNote:
+    """Why one tensor's gradient is None or zero.
+
+    line/col: the line where the cause happened (None when it has no line in the file);
+    related: the other lines of the story, ``{"role", "line", "col", "text"}``.
+    """
+
+    name: Optional[str]
+    kind: str
+    message: str
+    line: Optional[int] = None
+    col: Optional[int] = None
+    hint: str = ""
+    related: list[dict] = field(default_factory=list)
+    grad: str = "None"  # "None" or "zeros"
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "grad": self.grad, "line": self.line, "col": self.col,
+                "message": self.message, "hint": self.hint, "related": [dict(r) for r in self.related]}
+
+
+def _loc_of(loc: Any) -> tuple[Optional[int], Optional[int]]:
+    if isinstance(loc, tuple) and len(loc) == 2 and isinstance(loc[0], int):
+        return loc[0], loc[1]
+    return None, None
+
+
+def _tagged(o: Any) -> bool:
+    return isinstance(o, tuple) and len(o) == 3 and isinstance(o[0], str)
+
+
+def _nonzero(t: Any) -> bool:
+    return t is not None and bool(np.any(t._data))
+
+
+class Explainer:
+    """Explanations over one RunResult (and the options it ran with, for a zero-gradient trace)."""
+
+    def __init__(self, result: Any, options: Any = None) -> None:
+        self.result = result
+        self.options = options
+        self.src = SourceInfo(result.source)
+        self.names: dict[int, str] = {}
+        for name, t in result.tensors:
+            self.names.setdefault(id(t), name)
+        logs = getattr(result, "logs", None) or {}
+        self.calls: list[dict] = list(logs.get("backward", ()))
+        self.bumps: list[tuple] = list(logs.get("inplace", ()))
+        self._reach: dict[int, Optional[set]] = {}
+        self._zero_passes: Optional[dict] = None
+
+    # --- helpers ---------------------------------------------------------------------------------
+    def rel(self, role: str, loc: Any, text: str) -> dict:
+        line, col = _loc_of(loc)
+        return {"role": role, "line": line, "col": col, "text": text}
+
+    def where(self, loc: Any) -> str:
+        line, _ = _loc_of(loc)
+        if line is None:
+            return "before the file ran (a --set value or the backward gradcli ran after the file)"
+        code = self.src.snippet(line)
+        return f"line {line}" + (f" (`{code}`)" if code else "")
+
+    def at(self, loc: Any) -> str:
+        line, _ = _loc_of(loc)
+        return "after the file" if line is None else f"line {line}"
+
+    @staticmethod
+    def grad_of(name: Optional[str]) -> str:
+        return f"`{name}.grad`" if name else "Its .grad"
+
+    def label(self, t: Any) -> str:
+        n = self.names.get(id(t))
+        return f"`{n}`" if n else "the tensor"
+
+    def tensor_named(self, name: str) -> Any:
+        for n, t in self.result.tensors:
+            if n == name:
+                return t
+        return None
+
+    def root_label(self, node: Any) -> str:
+        var = getattr(node, "variable", None)
+        for n, t in self.result.tensors:
+            if (var is not None and t is var) or (var is None and t._grad_fn is node):
+                return f"`{n}`"
+        return f"a {type(node).__name__} result" if var is None else "a leaf"
+
+    def note(self, name: Optional[str], kind: str, message: str, loc: Any = None, hint: str = "",
+             related: Optional[list] = None) -> WhyNote:
+        line, col = _loc_of(loc)
+        return WhyNote(name, kind, message, line, col, hint, list(related or []))
+
+    # --- entry points ---------------------------------------------------------------------------
+    def explain_all(self) -> dict[str, WhyNote]:
+        out: dict[str, WhyNote] = {}
+        for name, t in self.result.tensors:
+            n = self.explain(t, name)
+            if n is not None:
+                out[name] = n
+        return out
+
+    def explain(self, t: Any, name: Optional[str] = None) -> Optional[WhyNote]:
+        """The note for tensor ``t`` (None when its gradient is neither None nor all zeros)."""
+        g = getattr(t, "_grad", None)
+        if g is not None:
+            if g._data.size == 0 or np.any(g._data):
+                return None
+            n = self._zero(t, name, g)
+            n.grad = "zeros"
+            return n
+        if t._grad_fn is not None and not t._retains_grad:
+            return self._non_leaf(t, name)
+        if not t._requires_grad:
+            return self.no_requires_grad(t, name)
+        return self._missed(t, name)
+
+    # --- non-leaves -------------------------------------------------------------------------------
+    def _leaves_of(self, node: Any, limit: int = 20000) -> list:
+        """The leaves (AccumulateGrad variables) reachable from ``node``: at most 2, in discovery order."""
+        leaves: list = []
+        seen = set()
+        stack = [node]
+        while stack and len(seen) < limit:
+            n = stack.pop()
+            if n is None or id(n) in seen:
+                continue
+            seen.add(id(n))
+            var = getattr(n, "variable", None)
+            if var is not None:
+                leaves.append(var)
+                if len(leaves) > 1:
+                    break
+                continue
+            stack.extend(nx for nx, _ in getattr(n, "next_functions", ()))
+        return leaves
+
+    def _non_leaf(self, t: Any, name: Optional[str]) -> WhyNote:
+        fn = t._grad_fn
+        made = f"{type(fn).__name__} at {self.where(fn._loc)}"
+        who = f"`{name}`" if name else "This tensor"
+        leaves = self._leaves_of(fn)
+        if len(leaves) == 1 and id(leaves[0]) not in self.names:
+            leaf = leaves[0]
+            lo = getattr(leaf, "_origin", None)
+            lloc = lo if not _tagged(lo) else lo[1]
+            leaf_line, _ = _loc_of(lloc)
+            where_leaf = f"created at line {leaf_line}" if leaf_line is not None else "made before the file ran"
+            msg = (f"{who} is not a leaf: it is a copy made by {made} from a leaf tensor that requires grad "
+                   f"({where_leaf}) but that no name refers to. backward() put the gradient into that "
+                   f"unnamed leaf's .grad, not into {who}'s.")
+            hint = ("Make the tensor you keep the leaf: do the conversion or scaling first and call "
+                    "requires_grad_() last, e.g. w = (torch.randn(3) * 0.01).requires_grad_(); "
+                    f"or call {name or 'it'}.retain_grad() to also keep this copy's gradient.")
+            rel = [self.rel("copy made", fn._loc, f"{type(fn).__name__} made {who} from the leaf"),
+                   self.rel("leaf created", lloc, "the leaf that receives the gradient (no name refers to it)")]
+            return self.note(name, "non_leaf_copy", msg, fn._loc, hint, rel)
+        msg = (f"{who} is not a leaf: {made} computed it, so it has a grad_fn. backward() fills .grad only "
+               "for leaves; a non-leaf's gradient passes through it and is dropped.")
+        if len(leaves) == 1 and id(leaves[0]) in self.names:
+            msg += f" Its leaf `{self.names[id(leaves[0])]}` gets the gradient."
+        hint = (f"Call {name or 'it'}.retain_grad() before the backward (or pass --retain-grad "
+                f"{name or 'NAME'}) to keep its gradient.")
+        return self.note(name, "non_leaf", msg, fn._loc, hint,
+                         [self.rel("computed", fn._loc, f"{type(fn).__name__} made {who} here")])
+
+    # --- tensors that do not require grad -------------------------------------------------------
+    def no_requires_grad(self, t: Any, name: Optional[str], depth: int = 0) -> WhyNote:
+        """Why ``t`` (a leaf that does not require grad) has no gradient: where tracking was lost."""
+        who = f"`{name}`" if name else "This tensor"
+        o = getattr(t, "_origin", None)
+        if _tagged(o):
+            how, loc, ref = o
+            src = ref() if ref is not None else None
+            src_label = f" of {self.label(src)}" if src is not None and id(src) in self.names else ""
+            if how in ("detach", "detach_", "data"):
+                spelled = {"detach": "detach()", "detach_": "detach_()", "data": ".data"}[how]
+                kind = "data" if how == "data" else "detach"
+                if how == "detach_":
+                    msg = (f"{who} was cut from the graph by detach_() at {self.where(loc)}: it became a leaf "
+                           "that does not require grad, so no backward reaches it.")
+                else:
+                    msg = (f"{who} was cut from the graph by {spelled}{src_label} at {self.where(loc)}: "
+                           f"{spelled} gives a new leaf that shares the values but has no history and does "
+                           "not require grad, so no backward reaches it.")
+                hint = (f"Use the tensor itself instead of {spelled} where the gradient must flow; "
+                        f"{spelled} is for values you deliberately treat as constants.")
+                if how == "data":
+                    hint += " Prefer detach() to .data: .data also escapes the in-place version checks."
+                return self.note(name, kind, msg, loc, hint,
+                                 [self.rel("cut", loc, f"{spelled} made {who} a leaf without history")])
+            if how == "requires_grad_false":
+                msg = (f"{who} had requires_grad switched off at {self.where(loc)}, so it is a leaf that autograd "
+                       "does not track and no backward reaches it.")
+                return self.note(name, "requires_grad_disabled", msg, loc,
+                                 f"Remove that line, or call {name or 'it'}.requires_grad_() again before "
+                                 "computing with it.",
+                                 [self.rel("switched off", loc, "requires_grad set to False here")])
+        ng = getattr(t, "_nograd", None)
+        if ng is not None:
+            return self._grad_off(t, name, ng)
+        loc = o if not _tagged(o) else None
+        if loc is None and name:  # made outside the recording paths: the last statement binding the name
+            binds = self.src.assignments_of(name)
+            if binds:
+                loc = (binds[-1].lineno, binds[-1].col_offset)
+        line, _ = _loc_of(loc)
+        # computed from other tensors: follow the first one that lost tracking on the way
+        inputs = []
+        for n in self.src.names_read(self.src.statement_at(line)):
+            u = self.tensor_named(n)
+            if u is not None and u is not t and not u._requires_grad and u._grad_fn is None:
+                inputs.append((n, u))
+        names = ", ".join(f"`{k}`" for k, _ in inputs)
+        if inputs and depth < 6:
+            for n, u in inputs:
+                cause = self.no_requires_grad(u, n, depth + 1)
+                if cause.kind != "requires_grad_false":
+                    msg = (f"{who} was computed at {self.where(loc)} from {names}, which "
+                           f"{'does' if len(inputs) == 1 else 'do'} not require grad. " + cause.message)
+                    rel = [self.rel("computed from", loc, f"{who} computed from {names}")] + cause.related
+                    cloc = (cause.line, cause.col) if cause.line is not None else loc
+                    return self.note(name, cause.kind, msg, cloc, cause.hint, rel)
+        hint = (f"Create it with requires_grad=True, or call {name or 'it'}.requires_grad_() before using it "
+                f"(on the command line: --requires-grad {name or 'NAME'}).")
+        if line is None:
+            msg = (f"{who} was made before the file ran (e.g. by --set) without requires_grad, so it is a "
+                   "leaf that autograd does not track.")
+            return self.note(name, "requires_grad_false", msg, None,
+                             f"Pass --requires-grad {name or 'NAME'}.", [])
+        if inputs:
+            msg = (f"{who} was computed at {self.where(loc)} only from {names}, none of which requires grad, "
+                   "so it does not require grad either.")
+            first = inputs[0][1]
+            fo = getattr(first, "_origin", None)
+            rel = [self.rel("computed from", loc, f"{who} computed from {names}")]
+            if fo is not None and not _tagged(fo):
+                rel.append(self.rel("created", fo, f"`{inputs[0][0]}` created without requires_grad"))
+            hint = "Give the tensor the gradient should reach requires_grad=True (e.g. the weights)."
+            return self.note(name, "requires_grad_false", msg, loc, hint, rel)
+        msg = (f"{who} was created at {self.where(loc)} without requires_grad=True: it is a leaf that "
+               "autograd does not track.")
+        return self.note(name, "requires_grad_false", msg, loc, hint,
+                         [self.rel("created", loc, f"{who} created here without requires_grad")])
+
+    def _grad_off(self, t: Any, name: Optional[str], loc: Any) -> WhyNote:
+        who = f"`{name}`" if name else "This tensor"
+        line, _ = _loc_of(loc)
+        sw: Optional[GradSwitch] = self.src.grad_switch_at(line)
+        if getattr(t, "_inference", False):
+            kind = "inference_mode"
+        elif sw is not None and sw.kind in ("no_grad", "set_grad_enabled", "inference_mode"):
+            kind = sw.kind
+        else:
+            kind = "no_grad"
+        spelled = {"no_grad": "torch.no_grad()", "set_grad_enabled": "torch.set_grad_enabled(False)",
+                   "inference_mode": "torch.inference_mode()"}[kind]
+        rel = [self.rel("computed", loc, f"{who} computed here while grad was off")]
+        if sw is not None and sw.off:
+            form = {"with": f"inside `with {sw.spelling()}:`", "decorator": f"in a function decorated "
+                    f"@{sw.spelling()}", "call": f"after `{sw.spelling()}`"}.get(sw.how, "")
+            switch = f"{form} (line {sw.line})"
+            rel.append(self.rel("grad off", (sw.line, sw.col), f"{sw.spelling()} turned grad recording off"))
+        elif self.options is not None and getattr(self.options, "no_grad", False):
+            switch = "with --no-grad (the whole file runs inside torch.no_grad())"
+        else:
+            switch = f"while grad mode was off ({spelled})"
+        msg = (f"{who} was computed at {self.where(loc)} {switch}: operations there record no graph, so "
+               f"{who} is a leaf that does not require grad and no backward reaches it.")
+        hint = ("Compute it outside the block (or inside `with torch.enable_grad():`) if its gradient is needed; "
+                "no_grad is for updates and evaluation.")
+        if kind == "inference_mode":
+            hint = ("Compute it outside torch.inference_mode(): inference tensors can never join a graph "
+                    "(clone() it outside the block to get a normal tensor).")
+        return self.note(name, kind, msg, loc, hint, rel)
+
+    # --- tensors that require grad but got nothing --------------------------------------------
+    @staticmethod
+    def _walk(roots: list) -> set:
+        seen: set = set()
+        stack = list(roots)
+        while stack and len(seen) < _MAX_WALK:
+            n = stack.pop()
+            if n is None or n in seen:
+                continue
+            seen.add(n)
+            stack.extend(nx for nx, _ in getattr(n, "next_functions", ()))
+        return seen
+
+    def _reach_set(self, entry: dict) -> Optional[set]:
+        """The nodes reachable from a logged call's roots (None when a root's graph is gone)."""
+        key = id(entry)
+        if key not in self._reach:
+            roots = [r() for r in entry["roots"]]
+            self._reach[key] = None if any(r is None for r in roots) else self._walk(roots)
+        return self._reach[key]
+
+    def _reaches(self, roots: list, target: Any) -> bool:
+        if target is None:
+            return False
+        return target in self._walk(roots)
+
+    def _missed(self, t: Any, name: Optional[str]) -> WhyNote:
+        who = f"`{name}`" if name else "This tensor"
+        err = self.result.error
+        backwards = [e for e in self.calls if e["kind"] == "backward"]
+        grads = [e for e in self.calls if e["kind"] == "grad"]
+        target = t._grad_fn if t._grad_fn is not None else (t._acc() if t._acc is not None else None)
+        err_loc = None if err is None else (err.line, err.col)
+        # 1. a failing backward that would have reached it (or whose graph is unknown)
+        if err is not None and err.kind in BACKWARD_ERRORS:
+            facts = getattr(err, "facts", None) or {}
+            last = backwards[-1] if backwards else None
+            if last is not None and err.kind in ("second_backward", "inplace_modified") and \
+                    _loc_of(last["loc"])[0] == err.line:
+                failing = self._reach_set(last)
+                if target is not None and (failing is None or target in failing):
+                    return self._failed(t, name, err_loc)
+            else:
+                root = facts.get("root")
+                rnode = None
+                if root is not None:
+                    rnode = root._grad_fn if root._grad_fn is not None else (root._acc() if root._acc else None)
+                if rnode is None or (target is not None and self._reaches([rnode], target)):
+                    if not any(target is not None and (s := self._reach_set(e)) is not None and target in s
+                               for e in backwards):
+                        return self._failed(t, name, err_loc)
+        # 2. the latest backward that reached it
+        ok = [e for e in backwards if not (err is not None and err.kind in BACKWARD_ERRORS and e is backwards[-1]
+                                            and _loc_of(e["loc"])[0] == err.line)]
+        unknown = False
+        for e in reversed(ok):
+            seen = self._reach_set(e)
+            if seen is None:
+                unknown = True
+                continue
+            if target is None or target not in seen:
+                continue
+            ins = e["inputs"]
+            if ins is not None and not any(r() is t for r in ins):
+                listed = [self.label(r()) for r in ins if r() is not None]
+                msg = (f"{who} is part of the graph of the backward at {self.where(e['loc'])}, but that call "
+                       f"passed inputs=[{', '.join(listed)}], which does not list {who}: only the listed "
+                       "tensors get .grad.")
+                return self.note(name, "excluded_by_inputs", msg, e["loc"],
+                                 f"Add {name or 'it'} to inputs=, or leave inputs= out to fill every leaf.",
+                                 [self.rel("backward", e["loc"], "inputs= leaves this tensor out")])
+            return self._reset(t, name, e)
+        # 3. differentiated by autograd.grad only
+        by_grad = [e for e in grads if e["inputs"] and any(r() is t for r in e["inputs"])]
+        if by_grad:
+            e = by_grad[-1]
+            msg = (f"{who} was differentiated by torch.autograd.grad at {self.where(e['loc'])}, which returns "
+                   "the gradients and never writes .grad; no backward() reached it.")
+            return self.note(name, "autograd_grad", msg, e["loc"],
+                             "Read the gradient from autograd.grad's result, or call backward() to accumulate it "
+                             "into .grad.",
+                             [self.rel("autograd.grad", e["loc"], "returned the gradients, .grad untouched")])
+        # 4. no backward at all
+        if not backwards:
+            if grads:
+                e = grads[-1]
+                msg = (f"{who} requires grad, but the only backward pass was torch.autograd.grad at "
+                       f"{self.where(e['loc'])}: autograd.grad returns the gradients and never writes .grad.")
+                return self.note(name, "autograd_grad", msg, e["loc"],
+                                 "Read the gradient from autograd.grad's result, or call backward() to "
+                                 "accumulate it into .grad.",
+                                 [self.rel("autograd.grad", e["loc"], "returned the gradients, .grad untouched")])
+            if err is not None:
+                msg = (f"{who} requires grad, but no backward ran: the run stopped with `{err.kind}`"
+                       + (f" at line {err.line}" if err.line is not None else "") + " before any backward.")
+                return self.note(name, "no_backward", msg, err_loc, "Fix that error first.",
+                                 [self.rel("stopped", err_loc, f"the run stopped here: {err.kind}")])
+            msg = (f"{who} requires grad, but no backward ran: the file calls no backward() and gradcli's "
+                   "default backward did not apply (it needs a last-assigned tensor that requires grad).")
+            return self.note(name, "no_backward", msg, None,
+                             "Call loss.backward() in the file, or pass --backward NAME.", [])
+        # 5. not reachable
+        last = backwards[-1]
+        if target is None:
+            msg = (f"{who} requires grad, but no operation that records a graph ever used it, so it is in no "
+                   f"graph and the backward at {self.where(last['loc'])} cannot reach it.")
+            return self.note(name, "not_reachable", msg, last["loc"],
+                             f"Use {name or 'it'} in the computation of the tensor you call backward() on "
+                             "(outside no_grad).",
+                             [self.rel("backward", last["loc"], "this backward's graph does not contain it")])
+        roots = [r() for r in last["roots"]]
+        root_names = ", ".join(self.root_label(r) for r in roots if r is not None) or "its root"
+        msg = (f"{who} requires grad, but the backward at {self.where(last['loc'])} starts from {root_names}, "
+               f"which is not computed from {who}: the gradient cannot reach it.")
+        if unknown:
+            msg = (f"{who} requires grad, but no graph that a backward ran through (last at "
+                   f"{self.where(last['loc'])}) reaches it, as far as the graphs still alive tell.")
+        return self.note(name, "not_reachable", msg, last["loc"],
+                         f"Check that the tensor you call backward() on is computed from {name or 'it'}.",
+                         [self.rel("backward", last["loc"], f"backward from {root_names}")])
+
+    def _failed(self, t: Any, name: Optional[str], loc: Any) -> WhyNote:
+        who = f"`{name}`" if name else "This tensor"
+        err = self.result.error
+        msg = (f"{who} requires grad, but the backward "
+               + (f"at line {loc[0]}" if loc and loc[0] is not None else "gradcli ran after the file")
+               + f" failed with `{err.kind}` before it could deliver a gradient.")
+        return self.note(name, "backward_failed", msg, loc, "Fix that error (see its panel).",
+                         [self.rel("failed", loc, f"the backward failed: {err.kind}")])
+
+    def _reset(self, t: Any, name: Optional[str], e: dict) -> WhyNote:
+        who = f"`{name}`" if name else "This tensor"
+        bline, _ = _loc_of(e["loc"])
+        reset_loc = None
+        if name and self.src.tree is not None:
+            import ast
+
+            for st in self.src.statements():
+                if isinstance(st, ast.Assign) and isinstance(st.value, ast.Constant) and st.value.value is None:
+                    for tg in st.targets:
+                        if isinstance(tg, ast.Attribute) and tg.attr == "grad" and isinstance(tg.value, ast.Name) \
+                                and tg.value.id == name and (bline is None or st.lineno > bline):
+                            reset_loc = (st.lineno, st.col_offset)
+        msg = (f"The backward at {self.where(e['loc'])} reached {who} and filled its .grad, but it was set back "
+               "to None afterwards" + (f" at {self.where(reset_loc)}." if reset_loc else "."))
+        return self.note(name, "grad_reset", msg, reset_loc or e["loc"],
+                         "Read the gradient before resetting it.",
+                         [self.rel("backward", e["loc"], "filled .grad"),
+                          *([self.rel("reset", reset_loc, ".grad = None")] if reset_loc else [])])
+
+    # --- zero gradients ----------------------------------------------------------------------------
+    def _zero(self, t: Any, name: Optional[str], g: Any) -> WhyNote:
+        who = f"`{name}`" if name else "This tensor"
+        mine = [b for b in self.bumps if b[0] is g._version]
+        if mine:
+            loc = mine[-1][2]
+            msg = (f"{self.grad_of(name)} is all zeros because it was changed in place at {self.where(loc)} "
+                   "after the backward filled it.")
+            return self.note(name, "grad_zeroed", msg, loc,
+                             "Read or use the gradient before zeroing it (zero it at the start of the next step).",
+                             [self.rel("zeroed", loc, ".grad changed in place")])
+        o = getattr(g, "_origin", None)
+        backward_locs = {e["loc"] for e in self.calls}
+        if o is not None and not _tagged(o) and o not in backward_locs:
+            msg = (f"{self.grad_of(name)} is all zeros because the file assigned it a tensor of zeros made at "
+                   f"{self.where(o)}.")
+            return self.note(name, "grad_assigned", msg, o, "Assign None instead, or run a backward after it.",
+                             [self.rel("assigned", o, "the zero tensor assigned to .grad")])
+        return self._zero_flow(t, name)
+
+    def _zero_flow(self, t: Any, name: Optional[str]) -> WhyNote:
+        who = f"`{name}`" if name else "This tensor"
+        generic = self.note(name, "zero_gradient",
+                            f"The backward delivered an all-zero gradient to {who}: along every path from the "
+                            "root, some operation has a zero derivative at these values.", None,
+                            "Look at the ops between the root and this tensor: relu/clamp of out-of-range "
+                            "values, sign/round/floor, multiplication by zero.", [])
+        found = self._trace_zero(name) if name else None
+        if found is None:
+            return generic
+        kind, ev, extra = found
+        if kind == "root":
+            loc = ev
+            msg = (f"The gradient passed to the backward at {self.where(loc)} is all zeros, so every gradient "
+                   f"it produces, {who}'s included, is zero.")
+            return self.note(name, "zero_gradient", msg, loc, "Pass a nonzero gradient=.",
+                             [self.rel("backward", loc, "gradient= is all zeros")])
+        if kind == "cancel":
+            lines = sorted({ln for ln in extra if ln is not None})
+            msg = (f"Gradients did reach {who}, but they cancel out: the contributions along its paths sum to "
+                   "zero" + (f" (paths through line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))})."
+                             if lines else "."))
+            return self.note(name, "zero_gradient", msg, (lines[0], 0) if lines else None,
+                             "The function is constant in this tensor (e.g. x - x).",
+                             [self.rel("path", (ln, 0), "a contribution") for ln in lines])
+        node_name, loc = ev["node"], (ev["line"], 0) if ev.get("line") is not None else None
+        fn = ev.get("grad_fn")
+        loc = getattr(fn, "_loc", None) or loc
+        reason = _ZERO_REASONS.get(node_name.rstrip("0123456789"), "its local derivative is zero at these values")
+        msg = (f"{self.grad_of(name)} is all zeros: {node_name} at {self.where(loc)} received a nonzero gradient but "
+               f"passed zeros on towards {who}: {reason}.")
+        return self.note(name, "zero_gradient", msg, loc,
+                         "Change the operation or its inputs so that its derivative is not zero there.",
+                         [self.rel("zeroed by", loc, f"{node_name} passed an all-zero gradient")])
+
+    def _trace_zero(self, name: str):
+        """Re-run the file with the per-node trace on; find where the gradient of ``name`` became zero."""
+        if self.options is None:
+            return None
+        passes = self._zero_run()
+        if passes is None:
+            return None
+        rerun, plist = passes
+        t2 = None
+        for n, v in rerun.tensors:
+            if n == name:
+                t2 = v
+        if t2 is None:
+            return None
+        for loc, events in reversed(plist):
+            target = None
+            for ev in events:
+                if ev.get("accumulated_into") is t2 or (t2._grad_fn is not None and ev.get("grad_fn") is t2._grad_fn):
+                    target = ev["grad_fn"]
+            if target is None:
+                continue
+            pred: dict = defaultdict(list)
+            for ev in events:
+                for nx, g in ev.get("grad_out", ()):
+                    pred[nx].append((ev, g))
+            direct = pred.get(target, [])
+            contrib = [(ev, g) for ev, g in direct if _nonzero(g)]
+            if contrib:
+                return ("cancel", None, [getattr(ev.get("grad_fn"), "_line", None) for ev, _ in contrib])
+            frontier = [target]
+            seen: set = set()
+            root_ev = None
+            while frontier:
+                n = frontier.pop()
+                ps = pred.get(n, [])
+                if not ps and n is not target:
+                    root_ev = n
+                for ev, g in ps:
+                    node = ev["grad_fn"]
+                    if node in seen:
+                        continue
+                    seen.add(node)
+                    if any(_nonzero(gi) for gi in ev.get("grad_in", ())):
+                        return ("node", ev, None)
+                    frontier.append(node)
+            if root_ev is not None or not direct:
+                return ("root", loc, None)
+        return None
+
+    def _zero_run(self):
+        if self._zero_passes is not None:
+            return self._zero_passes or None
+        from ..autograd import engine
+        from ..autograd.graph import source_position as _pos
+        from ..lang.run import run_file
+
+        plist: list = []
+
+        def observer(phase, outputs, grads, inputs) -> None:
+            if phase == "before":
+                plist.append((_pos.loc, []))
+                engine.trace_sink = plist[-1][1]
+            else:
+                engine.trace_sink = None
+
+        opts = dataclasses.replace(self.options, trace=False)
+        engine.observers.append(observer)
+        try:
+            rerun = run_file(self.result.source, self.result.file, opts)
+        except Exception:  # the first run succeeded; a rerun problem only costs the detail
+            self._zero_passes = ()
+            return None
+        finally:
+            engine.observers.remove(observer)
+            engine.trace_sink = None
+        self._zero_passes = (rerun, plist)
+        return self._zero_passes
+
+
+_ZERO_REASONS = {
+    "ReluBackward": "relu's input was <= 0 at every element, where its derivative is 0",
+    "ThresholdBackward": "the input was below the threshold at every element, where the derivative is 0",
+    "HardtanhBackward": "every input was outside the linear range, where the derivative is 0",
+    "SignBackward": "sign() has derivative 0 everywhere",
+    "RoundBackward": "round() has derivative 0 everywhere",
+    "FloorBackward": "floor() has derivative 0 everywhere",
+    "CeilBackward": "ceil() has derivative 0 everywhere",
+    "TruncBackward": "trunc() has derivative 0 everywhere",
+    "ClampBackward": "every element was clamped (outside the bounds), where the derivative is 0",
+    "ClampMinBackward": "every element was below the minimum and clamped, where the derivative is 0",
+    "ClampMaxBackward": "every element was above the maximum and clamped, where the derivative is 0",
+    "MulBackward": "the other factor of the product is zero",
+    "DivBackward": "the numerator's gradient is scaled by zero here",
+    "MaskedFillBackward": "every element was overwritten by the fill value",
+    "WhereBackward": "the condition selected the other branch at every element",
+}
+
+
+# --- module-level conveniences ---------------------------------------------------------------------------
+def explain_all(result: Any, options: Any = None) -> dict[str, WhyNote]:
+    """A note for every named tensor whose .grad is None or all zeros."""
+    return Explainer(result, options).explain_all()
+
+
+def explain_name(result: Any, name: str, options: Any = None) -> Optional[WhyNote]:
+    """The note for the tensor the file named ``name`` (None when its gradient is neither None nor zero).
+
+    Raises KeyError when the file binds no tensor of that name.
+    """
+    ex = Explainer(result, options)
+    t = ex.tensor_named(name)
+    if t is None:
+        raise KeyError(name)
+    return ex.explain(t, name)
+
+
+def annotate(result: Any, options: Any = None) -> dict[str, WhyNote]:
+    """Compute the notes once and keep them on the result (``result.why``) for the renderers."""
+    notes = getattr(result, "why", None)
+    if notes is None:
+        notes = explain_all(result, options)
+        result.why = notes
+    return notes

@@ -1,0 +1,103 @@
+"""The explainer commands of issue 7: ``gradcli why``, ``gradcli lint``, ``gradcli modes``.
+
+Registered on :data:`gradcli.cli.app` (cli.py imports this module once, at its
+end), with the same four steps as every command there: parse (typer and
+:mod:`gradcli.app.options`), service (:mod:`gradcli.app.why`, ``.lint``,
+``.modes``), render (:mod:`gradcli.app.render`), exit status (``_guarded``).
+Imports stay lazy, so ``gradcli --help`` loads no engine.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from .cli import (
+    BackwardOpt, CreateGraphOpt, DebugOpt, DTypeOpt, FileArg, GradientOpt, InputsOpt, MaxElementsOpt,
+    MaxStepsOpt, NoGradOpt, RepeatOpt, RequiresGradOpt, RetainGradOpt, RetainGraphOpt, SeedOpt, SetOpt,
+    TimeoutOpt, _guarded, _run_options, app,
+)
+from .status import ExitStatus
+
+__all__ = ["why_command", "lint_command", "modes_command"]
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print the result as JSON on stdout, and nothing else.")]
+
+
+# --- why ------------------------------------------------------------------------------------
+@app.command("why", no_args_is_help=True)
+def why_command(
+    file: FileArg,
+    name: Annotated[str, typer.Argument(metavar="NAME", show_default=False,
+                                        help="The tensor whose gradient is None or zero.")],
+    sets: SetOpt = None,
+    requires_grad: RequiresGradOpt = None,
+    retain_grad: RetainGradOpt = None,
+    no_grad: NoGradOpt = False,
+    backward: BackwardOpt = None,
+    gradient: GradientOpt = None,
+    inputs: InputsOpt = None,
+    retain_graph: RetainGraphOpt = False,
+    create_graph: CreateGraphOpt = False,
+    repeat: RepeatOpt = 1,
+    dtype: DTypeOpt = None,
+    seed: SeedOpt = 0,
+    json_output: JsonOpt = False,
+    max_elements: MaxElementsOpt = None,
+    max_steps: MaxStepsOpt = None,
+    timeout: TimeoutOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Explain why NAME's gradient is None (or all zeros) after running FILE."""
+
+    def body() -> ExitStatus:
+        from .app import options as opt
+
+        target = opt.parse_names("NAME", [name])[0]
+        options = _run_options(
+            sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
+            backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
+            create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
+            max_steps=max_steps, timeout=timeout,
+        )
+        from .app.problems import UsageProblem
+        from .app.run import execute
+        from .app.why import explain_name
+
+        result = execute(file, options)
+        try:
+            note = explain_name(result, target, options)
+        except KeyError:
+            names = ", ".join(n for n, _ in result.tensors) or "none"
+            raise UsageProblem(f"{target} is not a tensor the file binds at top level (tensors: {names})",
+                               "Name one of the file's tensors.") from None
+        t = dict(result.tensors)[target]
+        if json_output:
+            from .app.render.jsonout import dumps
+            from .app.records import tensor_values
+
+            doc = {"schema": "gradcli.why/1", "file": result.file, "name": target,
+                   "grad": None if t._grad is None else tensor_values(t._grad._data),
+                   "why": None if note is None else note.as_dict()}
+            sys.stdout.write(dumps(doc) + "\n")
+            sys.stdout.flush()
+            return ExitStatus.SUCCESS
+        from rich.text import Text
+
+        from .app.render.console import make_console
+
+        out = make_console()
+        if note is None:
+            from .app.render.human import short_values
+
+            out.print(Text(f"{target}.grad is set (not None, not all zeros): ") +
+                      Text(short_values(t._grad._data), style="green"))
+            return ExitStatus.SUCCESS
+        from .app.render.why import why_panel
+
+        out.print(why_panel(target, note, result.file, result.source))
+        return ExitStatus.SUCCESS
+
+    _guarded(debug, body)
