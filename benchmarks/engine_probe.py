@@ -2,6 +2,7 @@
 """One engine-view measurement, in a fresh process: ``benchmarks/run.py`` starts one per run.
 
     python benchmarks/engine_probe.py {gradcli|torch} FILE OUT.json [--timeout S] [--max-steps N]
+                                      [--profile OUT.prof] [--top N]
 
 Untimed set-up, then the timed execution only:
 
@@ -22,6 +23,12 @@ then the teardown: time to drop the namespace (reference counting frees the
 graph) and the objects a final ``gc.collect()`` still finds (cyclic garbage
 left by the run).  It writes one JSON object to OUT.json and exits with
 ``os._exit`` (interpreter shutdown is the whole-process view's business).
+
+``--profile OUT.prof`` runs the timed part under cProfile (so its time is not
+comparable) and prints the top ``--top`` entries by internal time to stderr.
+gradcli runs a file on a worker thread (a big C stack), which cProfile on the
+main thread would not see, so the probe then has the run made inline on the
+main thread (``lang.run._start_thread`` answering None, its no-thread fallback).
 """
 
 from __future__ import annotations
@@ -153,7 +160,19 @@ def main(argv: list[str]) -> int:
     ap.add_argument("out")
     ap.add_argument("--timeout", type=float, default=None)
     ap.add_argument("--max-steps", type=int, default=None)
+    ap.add_argument("--profile", default=None, help="cProfile the timed part into this file")
+    ap.add_argument("--top", type=int, default=25)
     args = ap.parse_args(argv)
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        if args.tool == "gradcli":
+            import gradcli.lang.run as run_mod
+
+            if hasattr(run_mod, "_start_thread"):
+                run_mod._start_thread = lambda target, stack: None  # run inline, where cProfile sees it
 
     rec: dict = {"tool": args.tool, "file": args.file, "ok": False}
     try:
@@ -172,7 +191,11 @@ def main(argv: list[str]) -> int:
         gc.callbacks.append(meter)
         c0 = time.process_time()
         t0 = time.perf_counter()
+        if profiler is not None:
+            profiler.enable()
         holder, ns, error = execute()
+        if profiler is not None:
+            profiler.disable()
         t1 = time.perf_counter()
         c1 = time.process_time()
         gc.callbacks.remove(meter)
@@ -195,6 +218,11 @@ def main(argv: list[str]) -> int:
         rec["error"] = f"{type(e).__name__}: {e}"
         rec["ok"] = False
     rec["maxrss_kb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    if profiler is not None:
+        import pstats
+
+        profiler.dump_stats(args.profile)
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(args.top)
     with open(args.out, "w") as fh:
         json.dump(rec, fh)
     sys.stdout.flush()

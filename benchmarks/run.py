@@ -219,8 +219,12 @@ def spawn(cmd: list[str], timeout: float, env: Optional[dict] = None, cwd: Optio
                     err.read(20_000).decode("utf-8", "replace"), timed_out.is_set())
 
 
-def _tail(text: str, n: int = 200) -> str:
-    text = " ".join(text.strip().split())
+_BOX = str.maketrans("", "", "│╭╮╰╯─┌┐└┘├┤")
+
+
+def _tail(text: str, n: int = 300) -> str:
+    """The end of a process's stderr on one line (rich's box drawing removed)."""
+    text = " ".join(text.translate(_BOX).split())
     return text[-n:]
 
 
@@ -288,6 +292,7 @@ def summarize(gradcli_runs: list[dict], torch_runs: list[dict]) -> dict:
     errors = sorted({r["error"] for r in gradcli_runs + torch_runs if r.get("error")})
     s: dict[str, Any] = {
         "runs": len(gradcli_runs),
+        "torch_runs": len(torch_runs),
         "gradcli_ok": len(g_ok),
         "torch_ok": len(t_ok),
         "gradcli_s": _median([r.get("seconds") for r in g_ok]),
@@ -524,9 +529,13 @@ def _target_text(t: dict) -> str:
 
 
 def _status(s: dict) -> str:
+    torch_runs = s.get("torch_runs", s["runs"])
     if not s["errors"] and s["gradcli_ok"] == s["runs"]:
         return "ok"
-    return "FAIL: " + "; ".join(s["errors"])[:160]
+    head = "FAIL" if s["gradcli_ok"] == 0 else f"gradcli {s['gradcli_ok']}/{s['runs']} ok"
+    if torch_runs and s["torch_ok"] < torch_runs:
+        head += f", torch {s['torch_ok']}/{torch_runs} ok"
+    return head + ": " + "; ".join(s["errors"])[:200]
 
 
 def tables(doc: dict) -> list[tuple[str, list[str], list[list[str]]]]:
@@ -590,6 +599,10 @@ def markdown(doc: dict) -> str:
                  f"Python {m.get('python')}, numpy {m.get('numpy')} ({_blas(m)}), "
                  f"PyTorch {m.get('torch', 'not installed')}; {doc.get('runs')} runs each, medians; "
                  f"load average during the run {_load(doc)}.")
+    for r in doc.get("reruns", []):
+        la = r.get("load") or {}
+        lines.append(f"Re-measured later ({r.get('started')}, load {la.get('min', 0):.2f}-{la.get('max', 0):.2f}): "
+                     + ", ".join(r.get("workloads", [])) + ".")
     st = doc.get("startup")
     if st:
         lines.append(f"\n`gradcli --help`: {_f(st['help_s'])} s (median of {st['runs']}), "
@@ -669,7 +682,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     ap.add_argument("--no-workloads", action="store_true", help="skip the workloads (e.g. with --scaling)")
     ap.add_argument("--no-torch", action="store_true", help="measure gradcli alone even if PyTorch is installed")
     ap.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, help="runner's timeout per process, s")
+    ap.add_argument("--render", metavar="JSON", help="print the tables of a saved --json file (no measuring)")
     args = ap.parse_args(argv)
+    if args.render:
+        doc = json.loads(Path(args.render).read_text())
+        if args.markdown:
+            Path(args.markdown).write_text(markdown(doc))
+        render(doc)
+        return 0
     if args.runs < 1:
         ap.error("--runs must be >= 1")
 
