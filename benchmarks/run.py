@@ -535,7 +535,7 @@ def _status(s: dict) -> str:
     head = "FAIL" if s["gradcli_ok"] == 0 else f"gradcli {s['gradcli_ok']}/{s['runs']} ok"
     if torch_runs and s["torch_ok"] < torch_runs:
         head += f", torch {s['torch_ok']}/{torch_runs} ok"
-    return head + ": " + "; ".join(s["errors"])[:200]
+    return head + ": " + "; ".join(" ".join(e.translate(_BOX).split()) for e in s["errors"])[:200]
 
 
 def tables(doc: dict) -> list[tuple[str, list[str], list[list[str]]]]:
