@@ -134,6 +134,12 @@ MaxStepsOpt = Annotated[
     typer.Option("--max-steps", metavar="N", min=1, show_default=False,
                  help="Most statements/loop iterations the file may run."),
 ]
+MaxMemoryOpt = Annotated[
+    Optional[str],
+    typer.Option("--max-memory", metavar="SIZE", show_default=False,
+                 help="Live memory the file may hold: tensors, graph and Python objects (e.g. 512M, 8G; "
+                      "default 4G)."),
+]
 TimeoutOpt = Annotated[
     Optional[float],
     typer.Option("--timeout", metavar="S", min=0.0, show_default=False, help="Wall-clock limit in seconds."),
@@ -231,6 +237,7 @@ def _run_options(
     no_grad: bool, backward: Optional[str], gradient: Optional[str], inputs: Optional[str],
     retain_graph: bool, create_graph: bool, repeat: int, dtype: Optional[DType], seed: int,
     max_elements: Optional[int], max_steps: Optional[int], timeout: Optional[float], trace: bool = False,
+    max_memory: Optional[str] = None,
 ) -> Any:
     """Checked command-line values -> the language layer's RunOptions."""
     from .app import options as opt
@@ -252,6 +259,7 @@ def _run_options(
         dtype=None if dtype is None else dtype.value,
         seed=seed,
         max_elements=max_elements,
+        max_memory=opt.parse_size("--max-memory", max_memory),
         max_steps=max_steps,
         timeout=timeout,
         trace=trace,
@@ -281,6 +289,7 @@ def run_command(
     max_elements: MaxElementsOpt = None,
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
+    max_memory: MaxMemoryOpt = None,
     json_max_elements: Annotated[
         int,
         typer.Option("--json-max-elements", metavar="N", min=0,
@@ -324,7 +333,7 @@ def run_command(
             sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
-            max_steps=max_steps, timeout=timeout, trace=trace and not json_output,
+            max_steps=max_steps, timeout=timeout, trace=trace and not json_output, max_memory=max_memory,
         )
         from .app.explain import RunExtras
         from .app.run import execute, exit_status
@@ -434,6 +443,7 @@ def graph_command(
     max_elements: MaxElementsOpt = None,
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
+    max_memory: MaxMemoryOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Show the autograd graph (DAG) that FILE builds, labelled with the file's names and lines."""
@@ -448,11 +458,14 @@ def graph_command(
 
         out_format = output_format(None if fmt is None else fmt.value, output)
         check_output_path(output)
+        from .app.graph import check_output_not_input
+
+        check_output_not_input(output, file)
         options = _run_options(
             sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
-            max_steps=max_steps, timeout=timeout,
+            max_steps=max_steps, timeout=timeout, max_memory=max_memory,
         )
         from .app.graph import build_graph, write_graph
         from .app.run import execute, exit_status
@@ -546,6 +559,23 @@ def main(argv: Optional[list[str]] = None, prog_name: str = "gradcli") -> int:
     except SystemExit as exc:
         code = exc.code
         if code is None:
-            return int(ExitStatus.SUCCESS)
-        return code if isinstance(code, int) else int(ExitStatus.ERROR)
-    return int(ExitStatus.SUCCESS)
+            return _leave(int(ExitStatus.SUCCESS))
+        return _leave(code if isinstance(code, int) else int(ExitStatus.ERROR))
+    return _leave(int(ExitStatus.SUCCESS))
+
+
+def _leave(code: int) -> int:
+    """``code``, or -- when a run was stopped at its hard deadline inside a long engine operation that
+    is still running on its thread -- exit now with ``code`` (the output is already written): the normal
+    interpreter shutdown would wait for that operation, and OpenBLAS's exit handler can deadlock on it."""
+    lang_run = sys.modules.get("gradcli.lang.run")
+    if lang_run is not None and getattr(lang_run, "_ZOMBIES", None):
+        import os
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except Exception:  # noqa: BLE001 - a closed pipe: nothing more to say
+                pass
+        os._exit(code)
+    return code

@@ -133,12 +133,154 @@ ATTEMPTS = {
     "range_contains_float": "x = 0.5 in range(10 ** 18)\n",
 }
 
+# --- issue 8: the escape suite grows past 100 ----------------------------------------------------------
+# a custom Function whose forward/backward run FWD/BWD, applied to x; AFTER follows
+_FN = "class A(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n        {fwd}\n        return a * 2\n    @staticmethod\n    def backward(ctx, g):\n        {bwd}\n        return g\n"
+def _fn(fwd="pass", bwd="pass", after=""):
+    return _FN.format(fwd=fwd, bwd=bwd) + "x = torch.ones(2, requires_grad=True)\ny = A.apply(x)\n" + after
+
+
+MORE_ATTEMPTS = {
+    # --- attribute and subscript chains through the graph -------------------------------------------
+    "grad_fn_variable_class": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nv = y.grad_fn.next_functions[0][0].variable\nc = v.__class__\n",
+    "accumulate_grad_apply": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nn = y.grad_fn.next_functions[0][0]\nf = n.apply\n",
+    "grad_fn_saved_private": "x = torch.ones(1, requires_grad=True)\ny = x * x\ns = y.grad_fn._saved_self\n",
+    "grad_fn_saved_runtime": "x = torch.ones(1, requires_grad=True)\ny = x * x\ns = y.grad_fn.saved_tensors\n",
+    "next_functions_tuple_self": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nt = y.grad_fn.next_functions\nm = t.count.__self__\n",
+    "grad_fn_metadata_dict_walk": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nm = y.grad_fn.metadata\nk = m.fromkeys\n",
+    "grad_fn_name_method_self": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nn = y.grad_fn.name\ns = n.self\n",
+    "subscript_chain_formula": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nf = y.grad_fn.formula\n",
+    # --- ctx of custom Functions (dynamic attributes) --------------------------------------------------
+    "ctx_dict": _fn(fwd="d = ctx.__dict__"),
+    "ctx_forward_cls_runtime": _fn(fwd="c = ctx.forward_cls"),
+    "ctx_set_private": _fn(fwd="ctx._forward_cls = None"),
+    "ctx_class_runtime_getattr": _fn(fwd="c = ctx.getattr"),
+    "ctx_saved_then_class": _fn(fwd="ctx.keep = ctx\n        k = ctx.keep.__class__"),
+    "ctx_grad_fn_after": _fn(after="c = y.grad_fn.forward_cls\n"),
+    "ctx_apply_overwrite": _fn(fwd="ctx.apply = print", after="y.sum().backward()\n"),
+    "ctx_num_outputs_blowup": _fn(after="y.grad_fn.num_outputs = 10**12\ny.sum().backward()\n"),
+    # --- NDArray, Size, dtype, hook handles -----------------------------------------------------------
+    "ndarray_dump_file": "a = torch.ones(2).numpy()\na.dump('SENTINEL')\n",
+    "ndarray_base": "a = torch.ones(2).numpy()\nb = a.base\n",
+    "ndarray_data_memoryview": "a = torch.ones(2).numpy()\nm = a.data\n",
+    "ndarray_private_array": "a = torch.ones(2).numpy()\nb = a._a\n",
+    "ndarray_view_type": "a = torch.ones(2).numpy()\nv = a.view\n",
+    "size_type_walk": "s = torch.ones(2, 3).shape\nt = s.__class__.__bases__\n",
+    "size_runtime_attr": "s = torch.ones(2, 3).shape\nt = s.__getnewargs__\n",
+    "size_copy_runtime": "s = torch.ones(2, 3).shape\nt = s.copy\n",
+    "dtype_numpy_type": "d = torch.float32\nn = d.np\n",
+    "dtype_type_call": "d = torch.float32\nc = d.to_numpy\n",
+    "hook_handle_hooks": "x = torch.ones(1, requires_grad=True)\nh = x.register_hook(lambda g: g)\nd = h.hooks_dict_ref\n",
+    "hook_handle_private": "x = torch.ones(1, requires_grad=True)\nh = x.register_hook(lambda g: g)\nd = h._hooks\n",
+    "device_type_walk": "d = torch.ones(1).device\nc = d.index\n",
+    # --- decorators -----------------------------------------------------------------------------------
+    "decorator_tensor_method": "@torch.Tensor.register_hook\ndef f():\n    pass\n",
+    "decorator_list_append": "L = []\n@L.append\ndef f():\n    pass\n",
+    "decorator_class_body_builtin": "class A(torch.autograd.Function):\n    @staticmethod\n    @open\n    def forward(ctx, a):\n        return a\n",
+    "decorator_class_body_method": "class A(torch.autograd.Function):\n    @staticmethod\n    @torch.Tensor.numpy\n    def forward(ctx, a):\n        return a\n",
+    "decorator_lambda_dunder": "@(lambda f: f.__globals__)\ndef f():\n    pass\n",
+    # --- class bodies ---------------------------------------------------------------------------------
+    "class_body_assign_builtin": "class A(torch.autograd.Function):\n    forward = print\n",
+    "class_nested_class": "class A(torch.autograd.Function):\n    class B(torch.autograd.Function):\n        pass\n",
+    "class_base_expression": "class A(torch.autograd.Function if True else object):\n    pass\n",
+    "class_two_bases": "class A(torch.autograd.Function, torch.autograd.Function):\n    pass\n",
+    "class_dunder_method": "class A(torch.autograd.Function):\n    @staticmethod\n    def __init_subclass__(cls):\n        pass\n",
+    "class_as_context_manager": "class A(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n        return a\nwith A:\n    pass\n",
+    "class_call_instance": "class A(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n        return a\na = A()\nb = a.__dict__\n",
+    "function_base_three_args": "T = torch.autograd.Function('T', (), {})\n",
+    "class_subclasses_of_base": "s = torch.autograd.Function.__subclasses__()\n",
+    # --- f-strings and format -------------------------------------------------------------------------
+    "fstring_spec_field": "x = 1\ns = f'{x:{\"{0.__class__}\"}}'\n",
+    "fstring_spec_on_function": "spec = '{0.__globals__}'\ns = f'{print:{spec}}'\n",
+    "fstring_tensor_spec": "s = f'{torch.ones(2):{\"{0.__class__}\"}}'\n",
+    "format_builtin": "s = format(1, '')\n",
+    "str_format_unbound": "f = str.format\n",
+    "fstring_nested_width": "w = 10 ** 7\ns = f'{1:{w}}'\n",
+    # --- exceptions and tracebacks --------------------------------------------------------------------
+    "assert_message_code": "assert False, (lambda: 0).__code__\n",
+    "exception_group": "try:\n    pass\nexcept* Exception:\n    pass\n",
+    "raise_from": "raise SystemExit from None\n",
+    "hook_error_object": "x = torch.ones(1, requires_grad=True)\nx.register_hook(lambda g: g.__traceback__)\n(x * 2).sum().backward()\n",
+    # --- generators and frames ------------------------------------------------------------------------
+    "genexp_suspended_runtime": "g = (i for i in [1])\nf = g.gi_suspended\n",
+    "genexp_close_runtime": "g = (i for i in [1])\nc = g.close\n",
+    "enumerate_frame": "e = enumerate([1])\nf = e.gi_frame\n",
+    "zip_yieldfrom": "z = zip([1])\nf = z.gi_yieldfrom\n",
+    "next_builtin": "g = (i for i in [1])\nv = next(g)\n",
+    "iter_builtin": "i = iter([1])\n",
+    "genexp_into_engine_hook": "x = torch.ones(1, requires_grad=True)\ng = (i for i in [1])\nx.register_hook(g)\n(x * 2).sum().backward()\n",
+    # --- torch namespace walking ----------------------------------------------------------------------
+    "torch_save_file": "x = torch.ones(2)\ntorch.save(x, 'SENTINEL')\n",
+    "torch_load_file": "x = torch.load('SENTINEL')\n",
+    "torch_from_numpy": "a = torch.ones(2).numpy()\nt = torch.from_numpy(a)\n",
+    "torch_hub": "m = torch.hub.load('x', 'y')\n",
+    "torch_jit": "f = torch.jit.script\n",
+    "torch_ops_aten": "f = torch.ops.aten\n",
+    "torch_autograd_graph_module": "g = torch.autograd.graph\n",
+    "torch_utils_cpp_extension": "e = torch.utils.cpp_extension\n",
+    "torch_namespace_overwrite": "torch.ones = print\n",
+    "torch_namespace_overwrite_nested": "torch.autograd.grad = print\n",
+    "torch_tensor_type_call": "t = torch.Tensor(1)\n",
+    "torch_tensor_unbound_method_private": "f = torch.Tensor._from_data\n",
+    "torch_tensor_unbound_on_int": "f = torch.Tensor.register_hook(1, print)\n",
+    "torch_function_globals": "g = torch.ones.__globals__\n",
+    "torch_checkpoint_internals": "c = torch.utils.checkpoint.CheckpointFunction\n",
+    "F_module_walk": "m = F.relu.__module__\n",
+    "torch_set_printoptions_threshold": "torch.set_printoptions(threshold=10**12)\n",
+    # --- type and metaclass tricks --------------------------------------------------------------------
+    "int_type_classmethod": "f = int.from_bytes\n",
+    "bool_type_mro_runtime": "m = bool.mro\n",
+    "isinstance_type_tuple_walk": "t = (int, float)\nb = t[0].__base__\n",
+    "list_type_attr": "a = list.append\n",
+    "float_hex_instance": "h = (1.5).hex\n",
+    "type_of_tensor_dtype": "t = type(torch.float32)\n",
+    "range_type_call": "r = range.__new__\n",
+    # --- builtins shadowing ---------------------------------------------------------------------------
+    "shadow_builtins_dict": "__builtins__ = {}\n",
+    "shadow_then_dunder_import": "print = 1\n__import__('os')\n",
+    "builtins_subscript": "b = __builtins__['eval']\n",
+    # --- huge integers and recursion ------------------------------------------------------------------
+    "huge_int_square_loop": "x = 2\nfor i in range(40):\n    x = x * x\n",
+    "huge_int_str_digits": "s = str(10 ** 5000)\n",
+    "huge_int_float": "f = float(10 ** 400)\n",
+    "huge_int_tensor": "t = torch.tensor(10 ** 100)\n",
+    "huge_int_shape": "t = torch.ones(2 ** 62)\n",
+    "huge_int_shape_product": "t = torch.ones(2 ** 31, 2 ** 31)\n",
+    "huge_string_repeat": "s = 'a' * 10 ** 10\n",
+    "huge_list_doubling": "L = [0]\nfor i in range(64):\n    L.extend(L)\n",
+    "huge_str_replace_doubling": "s = 'a' * 1000\nfor i in range(40):\n    s = s.replace('a', 'aa')\n",
+    "huge_join": "s = ','.join(['a' * 10 ** 7] * 10 ** 3)\n",
+    "huge_tolist": "L = torch.ones(10 ** 8).tolist()\n",
+    "recursion_lambda": "f = lambda n: f(n + 1)\nf(0)\n",
+    "recursion_mutual": "def a(n):\n    return b(n)\ndef b(n):\n    return a(n)\na(0)\n",
+    "recursion_via_hook": "x = torch.ones(1, requires_grad=True)\ndef hook(g):\n    with torch.enable_grad():\n        (x * 1).sum().backward()\nh = x.register_hook(hook)\n(x * 1).sum().backward()\n",
+    "recursion_via_min_key": "def f(v):\n    return min([v], key=f)\nf(1)\n",
+    "nested_tuple_hash": "t = ()\nfor i in range(10 ** 6):\n    t = (t,)\nd = {t: 1}\n",
+    "nested_dict_repr": "d = {}\nfor i in range(10 ** 6):\n    d = {'a': d}\ns = str(d)\n",
+    "exponential_graph_diamond_backward": "x = torch.ones(1, requires_grad=True)\ny = x\nfor i in range(10 ** 6):\n    y = y + y\n",
+}
+ATTEMPTS.update(MORE_ATTEMPTS)
+
 # cases that are valid gradcli programs and harmless by construction
 HARMLESS = {
     "shadow_print": "print = lambda *a: None\nprint('hidden')\n",
     "shadow_torch": "torch = 5\nx = torch + 1\n",
     "shadow_len": "def len(x):\n    return 42\ny = len([1])\n",
     "open_user_function": "def open(p, mode):\n    return p\nf = open('SENTINEL', 'w')\n",
+    "shadow_torch_then_import": "torch = {'autograd': 1}\nimport torch.utils.checkpoint as c\nf = c.checkpoint\n",
+    "user_function_named_eval": "def eval(s):\n    return s\ny = eval(\"open('SENTINEL', 'w')\")\n",
+    "class_private_method_names": (
+        "class A(torch.autograd.Function):\n    @staticmethod\n    def _gradcli_settable(ctx):\n        return 1\n"
+        "    @staticmethod\n    def _backward_cls(ctx):\n        return 1\n    @staticmethod\n"
+        "    def forward(ctx, a):\n        return a * 2\n    @staticmethod\n    def backward(ctx, g):\n"
+        "        return g\nx = torch.ones(2, requires_grad=True)\nA.apply(x).sum().backward()\n"
+    ),
+    "repr_of_objects": "s = f'{torch!r} {F!r} {print!r} {torch.float32!r} {(lambda: 0)!r}'\nprint(s)\n",
+    "ctx_name_attribute": (
+        "class A(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n        ctx.name = 'mine'\n"
+        "        return a * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+        "x = torch.ones(2, requires_grad=True)\ny = A.apply(x)\ny.sum().backward()\nprint(y.grad_fn.name)\n"
+    ),
 }
 
 
@@ -165,7 +307,8 @@ def test_escape_refused(run, sentinel, name):
 
 
 def test_many_attempts(run):
-    assert len(ATTEMPTS) >= 40
+    assert len(ATTEMPTS) >= 100
+    assert len(MORE_ATTEMPTS) + len(HARMLESS) >= 100 - 90
 
 
 @pytest.mark.parametrize("name", sorted(HARMLESS))

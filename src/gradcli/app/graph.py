@@ -370,6 +370,19 @@ def check_output_path(path: Optional[str]) -> None:
         raise UsageProblem(f"--output {path} is a directory; give a file name such as graph.svg")
 
 
+def check_output_not_input(path: Optional[str], source: str) -> None:
+    """Refuse an ``--output`` that is the input file itself (gradcli never writes its input)."""
+    if path is None or source == "-":
+        return
+    try:
+        same = os.path.samefile(path, source)
+    except OSError:  # one of them does not exist (yet): not the same file
+        same = False
+    if same:
+        raise UsageProblem(f"--output {path} is the input file; gradcli never overwrites its input",
+                           "Choose another file name for the graph.")
+
+
 def write_atomic(path: str, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
     folder = os.path.dirname(os.path.abspath(path))

@@ -21,6 +21,7 @@ __all__ = [
     "parse_show",
     "parse_hide",
     "check_expect_error",
+    "parse_size",
 ]
 
 #: column groups of ``run --show`` and the table columns each stands for
@@ -139,3 +140,27 @@ def check_expect_error(kind: Optional[str]) -> Optional[str]:
             "Known kinds: " + ", ".join(ERROR_KINDS) + ".",
         )
     return k
+
+
+_SIZE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
+               "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40,
+               "tib": 1 << 40}
+
+
+def parse_size(option: str, text: Optional[str]) -> Optional[int]:
+    """``--max-memory 8G`` -> bytes: a number with an optional unit (K, M, G, T; binary multiples)."""
+    if text is None:
+        return None
+    t = text.strip().lower().replace(" ", "")
+    i = len(t)
+    while i and not (t[i - 1].isdigit() or t[i - 1] == "."):
+        i -= 1
+    number, unit = t[:i], t[i:]
+    try:
+        value = float(number)
+    except ValueError:
+        value = -1.0
+    if unit not in _SIZE_UNITS or not value > 0 or value != value or value == float("inf"):
+        raise UsageProblem(f"{option} {text!r}: expected a size such as 512M, 4G or 1073741824",
+                           "Units: K, M, G, T (powers of 1024); a plain number is bytes.")
+    return max(1, int(value * _SIZE_UNITS[unit]))

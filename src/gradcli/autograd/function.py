@@ -82,7 +82,9 @@ _CTX_API = frozenset({
     "save_for_backward", "saved_tensors", "needs_input_grad", "mark_dirty", "mark_non_differentiable",
     "set_materialize_grads", "saved_variables",
 })
-_READ_ONLY = frozenset({"saved_tensors", "next_functions", "metadata", "saved_variables"})
+# read-only as in PyTorch; plus ``apply`` and ``num_outputs``, which gradcli's engine reads on the node
+# (a file replacing them would feed the engine values it never checks)
+_READ_ONLY = frozenset({"saved_tensors", "next_functions", "metadata", "saved_variables", "apply", "num_outputs"})
 
 
 def _runtime(msg: str, hint: str | None = None):

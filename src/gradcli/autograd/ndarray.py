@@ -43,6 +43,9 @@ class NDArray:
         return NDArray(self._a.T)
 
     def tolist(self):
+        from . import limits
+
+        limits.python_objects(self._a.size)
         return self._a.tolist()
 
     def item(self):

@@ -23,6 +23,7 @@ import numpy as np
 from ..errors import GradcliError, error_class, warn
 from . import dtypes as _dt
 from .grad_mode import state as _mode
+from . import limits as _limits
 from .graph import RemovableHandle, accumulate_grad_node
 from .graph import source_position as _pos
 
@@ -321,6 +322,7 @@ class Tensor:
 
     def tolist(self):
         """Nested Python lists of numbers (floats of the stored float32 values, as PyTorch)."""
+        _limits.python_objects(self._data.size)
         return self._data.tolist()
 
     def numpy(self, force: bool = False):

@@ -102,9 +102,19 @@ def _str_replace(s: str, old: str, new: str, count: int = -1) -> str:
     return s.replace(old, new, count)
 
 
+def _str_join(s: str, items) -> str:
+    if isinstance(items, (list, tuple)):
+        total = len(s) * max(0, len(items) - 1)
+        for x in items:
+            total += len(x) if isinstance(x, str) else 0
+        _size_check[0](total, "string")
+    return s.join(items)
+
+
 _WRAPPED: dict[tuple[type, str], Callable] = {
     (list, "extend"): _list_extend,
     (str, "replace"): _str_replace,
+    (str, "join"): _str_join,
 }
 
 

@@ -81,7 +81,7 @@ def _message(exc: BaseException, kind: str) -> str:
     if isinstance(exc, RecursionError):
         return "maximum recursion depth exceeded (the program nests calls or expressions too deeply)"
     if isinstance(exc, MemoryError):
-        return "out of memory: the program built an object too large for this machine"
+        return "out of memory: the program needed more memory than its limit (--max-memory) allows"
     text = str(exc)
     if kind in ("type", "index", "name", "assertion"):
         return text or type(exc).__name__
@@ -99,7 +99,11 @@ def convert(exc: BaseException) -> BaseException:
         return exc
     new = error_class(kind)(_message(exc, kind))
     if kind == "limit":
-        new.hint = "Reduce the recursion or the size of what the program builds."
+        if isinstance(exc, MemoryError):
+            new.hint = "Raise it with --max-memory SIZE (e.g. --max-memory 8G) if the program really needs more."
+            new.limit = "max_memory"  # type: ignore[attr-defined]
+        else:
+            new.hint = "Reduce the recursion or the size of what the program builds."
     new.__cause__ = exc
     new.__suppress_context__ = True
     return new

@@ -5,9 +5,9 @@ Two things live here:
 * :class:`Limits` -- the static configuration: generous but finite defaults,
   overridable per run through :class:`gradcli.lang.result.RunOptions`.
 * :class:`Budget` -- the runtime side: a step counter (loop iterations and
-  user-function calls), a wall-clock deadline checked cheaply every
-  :data:`CHECK_EVERY` steps, the user call depth and the size of the printed
-  output.
+  user-function calls), a wall-clock deadline and the live memory checked
+  cheaply every :data:`CHECK_EVERY` steps, the user call depth and the size of
+  the printed output.
 
 Every limit that is hit raises a ``limit`` :class:`~gradcli.errors.GradcliError`
 whose message names the limit and whose hint names the command-line option
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Callable, Optional
 
 from ..errors import GradcliError, error_class
 
@@ -45,6 +45,8 @@ class Limits:
     max_output: characters ``print`` may write.
     max_elements: largest tensor (passed to the engine) and largest Python
         sequence/string a program may build (``--max-elements``).
+    max_memory: bytes of live memory the run may hold -- tensors, graph, Python
+        objects (``--max-memory``; passed to the engine, also checked with the clock).
     max_int_bits: size of a Python int built by ``*``, ``**`` or ``<<``.
     max_format_width: width/precision in a format spec (``f"{x:1000000}"``).
     """
@@ -57,13 +59,15 @@ class Limits:
     max_call_depth: int = 200
     max_output: int = 10_000_000
     max_elements: int = 100_000_000
+    max_memory: int = 4 << 30
     max_int_bits: int = 1_000_000
     max_format_width: int = 10_000
 
     def with_options(self, options) -> "Limits":
         """These limits, overridden by the non-None limit fields of a RunOptions."""
         changes = {}
-        for field in ("max_steps", "timeout", "max_elements", "max_call_depth", "max_output", "max_source_bytes"):
+        for field in ("max_steps", "timeout", "max_elements", "max_call_depth", "max_output", "max_source_bytes",
+                      "max_memory"):
             value = getattr(options, field, None)
             if value is not None:
                 changes[field] = value
@@ -77,6 +81,7 @@ _OPTIONS = {
     "max_steps": "Raise it with --max-steps N if the program really needs more.",
     "timeout": "Raise it with --timeout SECONDS if the program really needs longer.",
     "max_elements": "Raise it with --max-elements N if the program really needs more.",
+    "max_memory": "Raise it with --max-memory SIZE (e.g. --max-memory 8G) if the program really needs more.",
     "max_call_depth": "Write the recursion as a loop (the call-depth limit has no command-line option).",
     "max_output": "Print less (the output limit has no command-line option).",
     "max_source_bytes": "Split the file (the file-size limit has no command-line option).",
@@ -102,10 +107,11 @@ class Budget:
     clock, and refills it.
     """
 
-    __slots__ = ("limits", "tick", "used", "deadline", "depth", "output", "_chunk")
+    __slots__ = ("limits", "tick", "used", "deadline", "depth", "output", "_chunk", "_memory")
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
+        self._memory: Optional[Callable[[], None]] = None  # the engine's live-memory check, once imported
         self._chunk = max(1, min(CHECK_EVERY, limits.max_steps))
         self.tick = [self._chunk]
         self.used = 0
@@ -123,6 +129,8 @@ class Budget:
                 "max_steps",
             )
         self.check_time()
+        if self._memory is not None:
+            self._memory()
         left = self.limits.max_steps - self.used + 1
         self.tick[0] = self._chunk = max(1, min(CHECK_EVERY, left))
 
@@ -133,6 +141,10 @@ class Budget:
         self.tick[0] -= n
         if self.tick[0] <= 0:
             self.refill()
+
+    def watch_memory(self, check: Optional[Callable[[], None]]) -> None:
+        """Run ``check`` (raises ``limit`` past --max-memory) with every clock check."""
+        self._memory = check
 
     def check_time(self) -> None:
         """Raise ``limit`` if the wall-clock deadline has passed."""

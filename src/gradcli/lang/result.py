@@ -34,6 +34,7 @@ class RunOptions:
     dtype: Optional[str] = None  # 'float32' | 'float64'
     seed: int = 0
     max_elements: Optional[int] = None
+    max_memory: Optional[int] = None  # bytes (--max-memory)
     max_steps: Optional[int] = None
     timeout: Optional[float] = None
     trace: bool = False

@@ -38,16 +38,20 @@ runs in one process are independent.  Exceptions that are not
 from __future__ import annotations
 
 import ast
+import contextvars
 import importlib
 import keyword
 import re
+import sys
+import gc
+import threading
 from typing import Any, Callable, Optional, Union
 
 from ..errors import GradcliError, error_class, set_warning_sink
 from . import errmap
 from .access import get_attr
 from .interpreter import Interpreter, position, required_recursion_limit, set_recursion_limit
-from .limits import DEFAULT_LIMITS, Limits
+from .limits import DEFAULT_LIMITS, Limits, limit_error
 from .parse import ParsedSource, decode_source, parse_expression, parse_source
 from .result import ErrorRecord, RunOptions, RunResult, WarningRecord
 from .validate import check, has_backward_call, validate
@@ -57,7 +61,7 @@ __all__ = ["run_file", "run_prepared", "InvocationError", "prepare", "PRELUDE_NA
 #: names of the implicit prelude (never listed as the file's tensors, as in the oracle)
 PRELUDE_NAMES = frozenset({"torch", "F"})
 
-_OBJ_ADDR = re.compile(r" object at 0x[0-9a-fA-F]+>")
+_OBJ_ADDR = re.compile(r" at 0x[0-9a-fA-F]+>")  # "<... object at 0x7f..>" -> "<... object>": stable output
 
 
 class InvocationError(Exception):
@@ -114,6 +118,9 @@ class _EngineState:
             self.dtypes.set_default_dtype("float32")
         if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):
             self.elimits.set_max_elements(self.limits.max_elements)
+        if self.elimits is not None and hasattr(self.elimits, "set_max_bytes"):
+            self.elimits.set_max_bytes(self.limits.max_memory)
+            self.elimits.start_run()
 
     def start(self) -> None:
         """``--dtype`` then the seed, as the oracle does; a bad value is an InvocationError (exit 2)."""
@@ -122,6 +129,10 @@ class _EngineState:
                 self.dtypes.set_default_dtype(self.options.dtype)
         except Exception as e:
             raise InvocationError(f"bad --dtype {self.options.dtype}: {getattr(e, 'message', e)}") from None
+        if getattr(self.options, "detect_anomaly", False):
+            anomaly = _engine_module("gradcli.autograd.anomaly")
+            if anomaly is not None:  # as torch.autograd.set_detect_anomaly(True) before the file, silently
+                anomaly.set_anomaly_enabled(True, True)
         seed = getattr(self.random, "manual_seed", None) if self.random is not None else None
         if seed is not None:
             try:
@@ -133,6 +144,67 @@ class _EngineState:
         self.reset()
         if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):
             self.elimits.set_max_elements(None)
+        if self.elimits is not None and hasattr(self.elimits, "set_max_bytes"):
+            self.elimits.set_max_bytes(None)
+            self.elimits.on_check[0] = None
+        if self.elimits is not None and hasattr(self.elimits, "on_build"):
+            self.elimits.on_build[0] = None
+
+    def watch(self, budget: Any) -> None:
+        """The engine's memory check runs with the budget's clock check; the budget's clock check runs
+        every few hundred backward nodes (a long backward pass stops at --timeout too)."""
+        if self.elimits is not None and hasattr(self.elimits, "on_check"):
+            self.elimits.on_check[0] = budget.check_time
+            budget.watch_memory(self.elimits.check_memory)
+        if self.elimits is not None and hasattr(self.elimits, "on_build"):
+            self.elimits.on_build[0] = budget.check_size
+
+
+#: address space a run may add beyond --max-memory before the kernel refuses it (numpy temporaries,
+#: BLAS buffers, the interpreter's own needs)
+DATA_HEADROOM = 1 << 30
+
+
+class _DataLimit:
+    """The kernel-enforced backstop of --max-memory: ``RLIMIT_DATA`` = the process's data size now +
+    ``max_memory`` + :data:`DATA_HEADROOM`, for the run's duration (restored after).
+
+    What the explicit checks cannot see before it happens -- a broadcast of two small tensors into a
+    huge one, a numpy temporary -- then fails to allocate (a MemoryError: kind ``limit``) instead of
+    filling the machine's memory.  Linux only (``/proc/self/status``); elsewhere it does nothing.
+    """
+
+    def __init__(self, max_memory: int) -> None:
+        self.max_memory = max_memory
+        self.old: Optional[tuple] = None
+
+    def __enter__(self) -> "_DataLimit":
+        try:
+            import resource
+
+            with open("/proc/self/status", "rb") as fh:
+                data_kb = next(int(line.split()[1]) for line in fh if line.startswith(b"VmData:"))
+            soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
+            want = data_kb * 1024 + self.max_memory + DATA_HEADROOM
+            if hard != resource.RLIM_INFINITY:
+                want = min(want, hard)
+            if soft != resource.RLIM_INFINITY and soft <= want:
+                return self
+            resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
+            self.old = (soft, hard)
+        except (ImportError, OSError, ValueError, StopIteration):
+            self.old = None
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.old is not None:
+            import resource
+
+            try:
+                resource.setrlimit(resource.RLIMIT_DATA, self.old)
+            except (OSError, ValueError):  # pragma: no cover - raising back to the old soft limit
+                pass
+            self.old = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -203,6 +275,7 @@ class _Runner:
     def run(self, result: RunResult) -> None:
         options = self.options
         self.dtypes = importlib.import_module("gradcli.autograd.dtypes")
+        _quiet_numpy()  # the engine's np.seterr(all="ignore") is per thread (a context variable)
         self.Tensor = _tensor_type()
         state = _EngineState(options, self.limits)
         tree = self.parsed.tree
@@ -224,8 +297,9 @@ class _Runner:
         old_sink = set_warning_sink(self.sink)
         old_recursion = set_recursion_limit(required_recursion_limit(self.parsed.depth, self.limits))
         position.loc = None
+        state.watch(interp.budget)
         try:
-            with interp:
+            with interp, _DataLimit(self.limits.max_memory):
                 try:
                     body = interp.compile_module(tree)
                 except GradcliError as e:  # a construct the compiler refuses (validate should have)
@@ -250,12 +324,29 @@ class _Runner:
             _restore_recursion(old_recursion)
             result.logs = _engine_logs()  # for the explainers (app/why.py), before the reset clears them
             state.restore()
-            result.stdout = _OBJ_ADDR.sub(" object>", interp.out.getvalue())
+            result.stdout = _OBJ_ADDR.sub(">", interp.out.getvalue())
             result.warnings = self.warnings
             result.namespace = g
             result.tensors = self.tensors()
             if options.trace:
                 result.trace = _name_trace(getattr(self, "trace_events", []), result.tensors)
+
+    def stopped(self, result: RunResult) -> None:
+        """The result of a run still busy at its hard deadline (called from the waiting thread)."""
+        loc = position.loc
+        line, col = (None, None) if loc is None else loc
+        err = limit_error(
+            f"the run took longer than the time limit of {self.limits.timeout:g} s "
+            "(it was stopped inside one long operation)", "timeout", line=line, col=col)
+        if line is not None:
+            err.frames.append((line, col if col is not None else 0))
+        result.ok = False
+        result.error = self.error_record(err)
+        interp = getattr(self, "interp", None)
+        result.stdout = _OBJ_ADDR.sub(">", interp.out.getvalue()) if interp is not None else ""
+        result.warnings = list(self.warnings)
+        result.tensors = []
+        result.namespace = {}
 
     def bind_sets(self) -> None:
         g = self.g
@@ -314,7 +405,9 @@ class _Runner:
                 if n not in g:
                     raise error_class("name")(f"name '{n}' is not defined", "--inputs names names the file binds.")
             kw["inputs"] = [g[n] for n in names]
+        budget = self.interp.budget
         for _ in range(max(0, options.repeat)):
+            budget.charge(1)  # each repetition is a step: --repeat 10**9 ends at --max-steps / --timeout
             try:
                 target.backward(**kw)
             except GradcliError:
@@ -342,6 +435,95 @@ class _Runner:
             return []
         T = self.Tensor
         return [(n, v) for n, v in g.items() if n not in PRELUDE_NAMES and isinstance(v, T)]
+
+
+# ---------------------------------------------------------------------------------------------
+# the worker thread: a big C stack and a hard deadline
+# ---------------------------------------------------------------------------------------------
+#: seconds past ``--timeout`` after which the caller stops waiting for a run stuck in one long operation
+HARD_GRACE = 2.0
+_MiB = 1 << 20
+#: a thread still running after its hard deadline; the next run waits for it (engine state is global)
+_ZOMBIES: list = []
+
+
+def worker_stack_bytes(limits: Limits) -> int:
+    """The C stack a run's thread gets (reserved address space; only the pages a run touches are used).
+
+    CPython recurses in C on the program's own data: ``repr``/``==`` of nested lists and dicts (bounded by
+    the recursion limit, which deep programs raise up to ~44,000) and tuple hashing (not bounded at all in
+    CPython 3.11: one level per nesting, and a nesting costs a step).  The main thread's 8 MiB would
+    overflow -- a segmentation fault, not an error -- so a run gets 256 MiB plus 64 bytes per allowed
+    step (tuple hashing uses < 64 bytes per level), at most 4 GiB: 896 MiB with the default step budget.
+    """
+    n = 256 * _MiB + 64 * max(0, int(limits.max_steps))
+    return min(4096 * _MiB, -(-n // _MiB) * _MiB)
+
+
+def _quiet_numpy() -> None:
+    np = sys.modules.get("numpy")
+    if np is not None:
+        np.seterr(all="ignore")
+
+
+def _start_thread(target: Callable[[], None], stack: int) -> Optional[threading.Thread]:
+    """A started daemon thread with (at most) ``stack`` bytes of stack, or None if none can be made."""
+    while stack >= 16 * _MiB:
+        try:
+            old = threading.stack_size(stack)
+        except (ValueError, RuntimeError):
+            stack //= 2
+            continue
+        try:
+            t = threading.Thread(target=target, name="gradcli-run", daemon=True)
+            t.start()
+            return t
+        except RuntimeError:  # cannot reserve that much address space here: try less
+            stack //= 2
+        finally:
+            threading.stack_size(old)
+    return None
+
+
+def run_on_worker(runner: "_Runner", result: RunResult) -> None:
+    """``runner.run(result)`` on a thread with a big C stack (see :func:`worker_stack_bytes`).
+
+    The caller waits at most ``--timeout`` + :data:`HARD_GRACE` seconds: the run's own budget stops it at
+    the time limit between two steps, but one engine operation (a huge matmul) can outlast it.  Then the
+    result is a ``limit`` error at the running line, without tensors (the worker still owns them), and the
+    worker is left to finish in the background; the next run in this process waits for it first.
+    Exceptions of the run (InvocationError, bugs) are re-raised here unchanged.
+    """
+    while _ZOMBIES:
+        _ZOMBIES.pop().join()
+    box: dict = {}
+    ctx = contextvars.copy_context()
+
+    def target() -> None:
+        # the engine's graphs are acyclic (freed by reference counting): the cyclic collector would only
+        # re-walk the growing graph (about 20% of a long chain's time, measured), so it pauses during a run
+        gc_on = gc.isenabled()
+        gc.disable()
+        try:
+            ctx.run(runner.run, result)
+        except BaseException as e:  # noqa: BLE001 - handed to the caller
+            box["exc"] = e
+        finally:
+            if gc_on:
+                gc.enable()
+
+    t = _start_thread(target, worker_stack_bytes(runner.limits))
+    if t is None:  # pragma: no cover - no threads here: run inline, with the main thread's stack
+        runner.run(result)
+        return
+    t.join(runner.limits.timeout + HARD_GRACE)
+    if t.is_alive():
+        _ZOMBIES.append(t)
+        runner.stopped(result)
+        return
+    exc = box.get("exc")
+    if exc is not None:
+        raise exc
 
 
 def _valid_set_name(name: str) -> bool:
@@ -417,7 +599,7 @@ def run_file(source: Union[str, bytes], filename: str, options: Optional[RunOpti
         result.ok = False
         result.error = _static_error(e, text if text is not None else result.source)
         return result
-    _Runner(parsed, options, limits).run(result)
+    run_on_worker(_Runner(parsed, options, limits), result)
     return result
 
 
@@ -435,7 +617,7 @@ def run_prepared(parsed: ParsedSource, options: Optional[RunOptions] = None) -> 
             raise InvocationError(f"bad --set {name}={value}: expected NAME=VALUE with a Python name")
     limits = DEFAULT_LIMITS.with_options(options)
     result = RunResult(file=parsed.filename, source=parsed.text, ok=True, stdout="")
-    _Runner(parsed, options, limits).run(result)
+    run_on_worker(_Runner(parsed, options, limits), result)
     return result
 
 

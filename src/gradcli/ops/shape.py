@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import error_class
-from ._core import Node, Tensor, dt, mode, record, saved
+from ._core import Node, Tensor, check_numel, dt, mode, record, saved
 from .reduction import normalize_dims, sum_to_size
 from .registry import register
 
@@ -319,6 +319,14 @@ class ExpandBackward0(Node):
         return (sum_to_size(grads[0], self.shape),)
 
 
+def _check_numel(shape, n: int = 1, itemsize: int = 8) -> None:
+    """limits.check_numel for a result of ``n`` times prod(shape) elements (checked before allocating)."""
+    for s in shape:
+        if isinstance(s, int) and s > 0:
+            n *= s
+    check_numel(n, itemsize)
+
+
 def expand(input, *sizes):
     """Broadcast to a larger shape without copying (-1 keeps a dim) (ExpandBackward0)."""
     sizes = _sizes(sizes)
@@ -335,6 +343,7 @@ def expand(input, *sizes):
         else:
             target.append(s)
     target = tuple(target)
+    _check_numel(target)  # a view, but every op on it allocates its size
     try:
         data = np.broadcast_to(input._data, target)
     except ValueError:
@@ -382,6 +391,7 @@ def repeat(input, *repeats):
         raise error_class("runtime")(
             "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     shp = (1,) * (len(repeats) - input._data.ndim) + input._data.shape
+    _check_numel(repeats, input._data.size, input._data.itemsize)
     data = np.tile(input._data.reshape(shp), repeats)
     out, node = record(RepeatBackward0, data, input._dtype, (input,))
     if node is not None:
@@ -658,6 +668,7 @@ def cat(tensors, dim: int = 0):
     if node is not None:
         node.dim = d
         kept = {id(u) for u in nonempty}  # identity: `in` would compare tensors elementwise
+    _check_numel((), sum(t_._data.size for t_ in nonempty), np.dtype(dtype.np).itemsize)
         node.sizes = [t_._data.shape[d] if id(t_) in kept else 0 for t_ in tensors]
     return out
 
@@ -694,6 +705,7 @@ def stack(tensors, dim: int = 0):
         node.dim = d
         node.n = len(tensors)
     return out
+    _check_numel(shp, len(tensors), np.dtype(dtype.np).itemsize)
 
 
 class SplitBackward0(Node):
