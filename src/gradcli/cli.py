@@ -237,7 +237,7 @@ def _run_options(
     no_grad: bool, backward: Optional[str], gradient: Optional[str], inputs: Optional[str],
     retain_graph: bool, create_graph: bool, repeat: int, dtype: Optional[DType], seed: int,
     max_elements: Optional[int], max_steps: Optional[int], timeout: Optional[float], trace: bool = False,
-    max_memory: Optional[str] = None,
+    max_memory: Optional[str] = None, detect_anomaly: bool = False,
 ) -> Any:
     """Checked command-line values -> the language layer's RunOptions."""
     from .app import options as opt
@@ -260,6 +260,7 @@ def _run_options(
         seed=seed,
         max_elements=max_elements,
         max_memory=opt.parse_size("--max-memory", max_memory),
+        detect_anomaly=detect_anomaly,
         max_steps=max_steps,
         timeout=timeout,
         trace=trace,
@@ -290,6 +291,11 @@ def run_command(
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
     max_memory: MaxMemoryOpt = None,
+    detect_anomaly: Annotated[
+        bool, typer.Option("--detect-anomaly", help="Anomaly mode for the whole run (as "
+                                                    "torch.autograd.set_detect_anomaly(True)): the first backward "
+                                                    "node that returns NaN fails, naming the line that created it.")
+    ] = False,
     json_max_elements: Annotated[
         int,
         typer.Option("--json-max-elements", metavar="N", min=0,
@@ -334,6 +340,7 @@ def run_command(
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
             max_steps=max_steps, timeout=timeout, trace=trace and not json_output, max_memory=max_memory,
+            detect_anomaly=detect_anomaly,
         )
         from .app.explain import RunExtras
         from .app.run import execute, exit_status

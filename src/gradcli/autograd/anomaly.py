@@ -136,28 +136,49 @@ def _error_detected(node: Any) -> None:
     warn("other", f"Error detected in {_name(node)}. Traceback of forward call that caused the error:{where}")
 
 
+def _forward_line(node: Any, err: BaseException) -> None:
+    """Name the forward line that created ``node`` on ``err`` (``related``, role ``forward``), as
+    PyTorch's anomaly mode prints the traceback of the forward call."""
+    if not isinstance(err, GradcliError):
+        return
+    line = getattr(node, "_line", None)
+    if line is None:
+        return
+    entry = {"role": "forward", "line": line, "col": getattr(node, "_col", None),
+             "text": f"{_name(node)} was created here (its forward operation)"}
+    related = list(getattr(err, "related", None) or [])
+    if entry not in related:
+        err.related = related + [entry]
+
+
 def apply_checked(node: Any, grads: list) -> tuple:
     """Run ``node.apply(grads)`` under anomaly mode (called by the engine only while enabled).
 
-    An exception from the node is re-raised unchanged after the "Error detected
-    in ..." warning; with check_nan, the first output holding a NaN raises
-    "Function 'NAME' returned nan values in its Ith output." (PyTorch's message).
+    An exception from the node is re-raised after the "Error detected in ..."
+    warning, naming the node's forward line (``related``); with check_nan, the
+    first output holding a NaN raises "Function 'NAME' returned nan values in its
+    Ith output." (PyTorch's message), naming that line too.
     """
     try:
         outs = node.apply(grads)
     except BaseException as e:
         if isinstance(e, (Exception,)) and not _is_control_flow(e):
             _error_detected(node)
+            _forward_line(node, e)
         raise
     if state.check_nan:
         for i, g in enumerate(outs):
             if g is not None and _has_nan(g):
                 _error_detected(node)
-                raise error_class("runtime")(
-                    f"Function '{_name(node)}' returned nan values in its {i}th output.",
-                    "A backward formula produced NaN (e.g. 0/0, log(0) * 0, sqrt at 0); the warning names the "
-                    "forward line of that operation.",
+                line = getattr(node, "_line", None)
+                where = f" (created at line {line} of the file)" if line is not None else ""
+                err = error_class("runtime")(
+                    f"Function '{_name(node)}' returned nan values in its {i}th output{where}.",
+                    "A backward formula produced NaN (e.g. 0/0, log(0) * 0, sqrt at 0); the 'forward' line "
+                    "below is the operation whose gradient it is.",
                 )
+                _forward_line(node, err)
+                raise err
     return outs
 
 

@@ -35,6 +35,7 @@ class RunOptions:
     seed: int = 0
     max_elements: Optional[int] = None
     max_memory: Optional[int] = None  # bytes (--max-memory)
+    detect_anomaly: bool = False  # --detect-anomaly: anomaly mode for the whole run (file and after-file backward)
     max_steps: Optional[int] = None
     timeout: Optional[float] = None
     trace: bool = False

@@ -19,7 +19,7 @@ from ..options import SHOW_COLUMNS
 from ..records import dtype_name, grad_fn_name, raw_grad
 from .panels import error_panel, warning_panel
 
-__all__ = ["render_run", "tensor_table", "short_values", "trace_table"]
+__all__ = ["render_run", "tensor_table", "short_values", "trace_table", "nonfinite"]
 
 #: tensors with at most this many elements are shown whole in the table
 FULL_ELEMENTS = 24
@@ -86,7 +86,21 @@ def _cell_of(t: Any, c: str) -> Text:
     if c == "data":
         return Text(short_values(t._data))
     g = raw_grad(t)
-    return Text("None", style="dim") if g is None else Text(short_values(g._data), style="green")
+    if g is None:
+        return Text("None", style="dim")
+    bad = nonfinite(g._data)
+    if bad:  # issue 8: NaN/inf in a gradient is flagged, whether or not the values shown include it
+        return Text(short_values(g._data), style="red") + Text(f"  [{bad}!]", style="bold red")
+    return Text(short_values(g._data), style="green")
+
+
+def nonfinite(arr: Any) -> str:
+    """'nan', 'inf' or 'nan, inf' when a floating array holds such values, else ''."""
+    a = np.asarray(arr)
+    if a.dtype.kind not in "fc" or a.size == 0 or np.isfinite(a).all():
+        return ""
+    kinds = [k for k, f in (("nan", np.isnan), ("inf", np.isinf)) if f(a).any()]
+    return ", ".join(kinds)
 
 
 def _build(title: str, tensors: list[tuple[str, Any]], order: list[str]) -> Table:
