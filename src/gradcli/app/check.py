@@ -336,6 +336,7 @@ class _OpCall:
     seq1: int = 0
     positions: list = field(default_factory=list)  # positions of the node's outputs in the flattened result
     custom: bool = False
+    self_output: bool = False  # an in-place method that returns None (x[i] = v): its result is args[0]
 
 
 def _tensor_slots(args: tuple, kwargs: dict, tensor_type: type) -> list:
@@ -417,7 +418,11 @@ class _Recorder:
             )
             out = fn(*args, **kwargs)
             call.seq1 = next(rec.seq)
-            rec.note(call, out)
+            if out is None and args and isinstance(args[0], T):
+                call.self_output = True
+                rec.note(call, args[0])
+            else:
+                rec.note(call, out)
             return out
 
         return recorded
@@ -588,6 +593,8 @@ def _check_call(call: _OpCall, s: CheckSettings, recorder: _Recorder) -> tuple:
         try:
             args, kwargs = _rebuild(call, values)
             out = call.fn(*args, **kwargs)
+            if call.self_output:
+                out = args[0]
         finally:
             mode.enabled, mode.inference = prev
         flat = _flat_outputs(out, Tensor)
@@ -759,7 +766,7 @@ def check_source(source: Union[str, bytes], filename: str, options: Any,
         note = "; ".join(x for x in [note, *extra] if x)
         report.inputs.append(InputResult(name=name, shape=shape, dtype=t._dtype.name, max_abs_error=e_abs,
                                          max_rel_error=e_rel, ok=ok, note=note, analytic=np.asarray(a),
-                                         numeric=numeric))
+                                         numeric=numeric.reshape(t._data.shape)))
     if settings.per_node:
         report.nodes = _per_node(parsed, options, call, settings, report)
     return report
