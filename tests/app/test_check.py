@@ -257,6 +257,17 @@ def test_wrong_backward_sample_is_caught_and_named():
     assert (r.first_wrong_node.name, r.first_wrong_node.line) == ("SquareBackward", 18)
 
 
+def test_a_big_input_is_sampled(monkeypatch):
+    monkeypatch.setattr(ck, "FILE_SAMPLE", 5)
+    r = check("x = torch.arange(12.0).reshape(3, 4).requires_grad_()\ny = (x * x).sum()\n")
+    (x,) = r.inputs
+    assert x.ok and x.note == "sampled 5 of 12 elements" and r.runs == 1 + 2 * 5
+    sampled = ~np.isnan(x.numeric.reshape(-1))
+    assert list(np.flatnonzero(sampled)) == [0, 2, 5, 8, 11]
+    assert np.allclose(x.numeric.reshape(-1)[sampled], 2 * np.array([0.0, 2, 5, 8, 11]), atol=1e-6)
+    assert np.allclose(x.analytic, 2 * np.arange(12.0).reshape(3, 4))
+
+
 # --- where finite differences cannot say ------------------------------------------------------------------
 def test_a_branch_on_the_perturbed_value_is_reported():
     src = ("x = torch.tensor(1.0, requires_grad=True)\n"
