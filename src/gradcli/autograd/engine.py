@@ -373,7 +373,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         g = _call_hooks(t._hooks, g)
                     if captures is not None and (node, 0) in captures:
                         captures[(node, 0)][0] = _add(captures[(node, 0)][0], g)
-                    elif accumulate:
+                    elif accumulate and t._requires_grad:  # a leaf detach_()-ed since: nothing (as PyTorch)
                         _accumulate_into(t, g, create_graph)
                         if t._post_acc_hooks:
                             for h in list(t._post_acc_hooks):
@@ -467,10 +467,9 @@ def backward(tensors, grad_tensors=None, retain_graph: Optional[bool] = None, cr
         for t in inputs:
             if not isinstance(t, Tensor):
                 raise TypeError("inputs must be Tensors")
-            if not t._requires_grad:
+            t.retain_grad()  # first, as PyTorch (run_backward): retain_grad_no_grad before input_no_grad
+            if not t.requires_grad:
                 raise error_class("input_no_grad")("One of the differentiated Tensors does not require grad")
-            if t._grad_fn is not None:
-                t.retain_grad()
             targets.add(_input_target(t)[0])
     _log_call("backward", roots, inputs, retain_graph, grad_tensors is not None)
     if observers:

@@ -252,6 +252,8 @@ NotImplemented_.__qualname__ = "NotImplemented"
 def floor_divide(input, other):
     """input // other, rounding toward negative infinity; not differentiable (as PyTorch)."""
     dtype = _binary_dtype(input, other)
+    if dtype is dt.bool_:
+        raise _runtime_error('"div_floor_cpu" not implemented for \'Bool\'')
     data = _compute(np.floor_divide, input, other, dtype)
     out, node = record(NotImplemented_, data, dtype, (_t(input), _t(other)))
     if node is not None:
@@ -276,8 +278,11 @@ def remainder(input, other):
     """Python-style modulus (sign of the divisor) (RemainderBackward0)."""
     dtype = _binary_dtype(input, other)
     data = _compute(np.remainder, input, other, dtype)
-    if not isinstance(input, Tensor):
-        return Tensor._from_data(data, dtype)
+    if not isinstance(input, Tensor):  # number % tensor: PyTorch has no derivative for it (NotImplemented)
+        out, node = record(NotImplemented_, data, dtype, (None, _t(other)))
+        if node is not None:
+            node.op = "remainder"
+        return out
     out, node = record(RemainderBackward0, data, dtype, (input, _t(other)))
     if node is not None:
         node._save(saved(input), saved(other))
@@ -399,6 +404,8 @@ def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name
     def fn(input):
         if not isinstance(input, Tensor):
             raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
+        if input._dtype is dt.bool_ and name in _BOOL_REFUSED:
+            raise _runtime_error(_BOOL_REFUSED[name])
         dtype = input._dtype if keeps_int else _float_dtype(input)
         d = input._data
         if d.dtype != dtype.np:
@@ -419,6 +426,24 @@ def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name
     register(name, fn, "elementwise", torch=torch_names or (name,), methods=methods or (name,),
              nodes=(node_cls.__name__,), formula=formula, sample=sample_domain or "any")
     return fn, node_cls
+
+
+#: unary ops PyTorch refuses on bool tensors (the kernels have no Bool variant), with its message
+_BOOL_REFUSED = {
+    "abs": '"abs_cpu" not implemented for \'Bool\'',
+    "neg": "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+           "use the `~` or `logical_not()` operator instead.",
+    "relu": "Boolean inputs not supported for relu",
+    "floor": '"floor_vml_cpu" not implemented for \'Bool\'',
+    "ceil": '"ceil_vml_cpu" not implemented for \'Bool\'',
+    "round": '"round_vml_cpu" not implemented for \'Bool\'',
+    "trunc": '"trunc_vml_cpu" not implemented for \'Bool\'',
+    "frac": '"frac_cpu" not implemented for \'Bool\'',
+}
+
+
+def _sign_np(d):
+    return d.copy() if d.dtype == np.bool_ else np.sign(d)  # sign of a bool tensor is itself
 
 
 def SavedOutput(t):
@@ -511,7 +536,7 @@ reciprocal, ReciprocalBackward0 = _unary("reciprocal", lambda a: 1 / a, lambda g
 abs_, AbsBackward0 = _unary("abs", np.abs, lambda g, s, r: g * s.sign(), "self: grad * self.sgn()",
                             keeps_int=True, methods=("abs", "absolute", "__abs__"), torch_names=("abs", "absolute"),
                             sample_domain="nonzero")
-sign, SignBackward0 = _unary("sign", np.sign, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
+sign, SignBackward0 = _unary("sign", _sign_np, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                              keeps_int=True)
 floor, _ = _unary("floor", np.floor, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                   keeps_int=True)
@@ -608,9 +633,10 @@ def clamp(input, min=None, max=None):
         if node is not None:
             node._save(saved(input), saved(min), saved(max))
         return out
-    dtype = input._dtype if (input._dtype.is_floating_point or not any(isinstance(v, float) for v in (min, max))) \
-        else dt.get_default_dtype()
-    d = input._data
+    dtype = result_dtype(input, *(v for v in (min, max) if v is not None))  # bool with int bounds: int64
+    if dtype is dt.bool_:
+        raise _runtime_error('"clamp_scalar_cpu" not implemented for \'Bool\'')
+    d = input._data if input._dtype is dtype else input._data.astype(dtype.np)
     if min is not None and max is not None:
         d = np.minimum(np.maximum(d, min), max)
     elif min is not None:
@@ -879,4 +905,11 @@ register("isnan", isnan, "comparison")
 register("isinf", isinf, "comparison")
 register("isfinite", isfinite, "comparison")
 register("neg_op", neg, "elementwise", torch=(), methods=("__neg__",), nodes=("NegBackward0",), formula="self: -grad")
-register("pos_op", lambda self: self, "elementwise", torch=(), methods=("__pos__",))
+def pos_op(self):
+    """+x: x itself (PyTorch refuses a bool tensor)."""
+    if isinstance(self, Tensor) and self._dtype is dt.bool_:
+        raise _runtime_error("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
+register("pos_op", pos_op, "elementwise", torch=(), methods=("__pos__",))

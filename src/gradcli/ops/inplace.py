@@ -408,9 +408,8 @@ def setitem(self, key, value):
 
 
 def masked_fill_(self, mask, value):
-    """self[mask] = value in place."""
-    setitem(self, mask, value)
-    return self
+    """Fill where ``mask`` in place (MaskedFillBackward0/1, as the out-of-place masked_fill)."""
+    return apply_inplace(self, lambda old: old.masked_fill(mask, value))
 
 
 def requires_grad_op(self, requires_grad: bool = True):  # pragma: no cover - kept on Tensor

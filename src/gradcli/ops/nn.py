@@ -403,7 +403,8 @@ def _implicit_dim(name: str, ndim: int) -> int:
 def f_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
     """F.softmax: like torch.softmax, but ``dim=None`` warns (kind other) and picks PyTorch's implicit dim
     (0 for 0-, 1- and 3-d input, else 1)."""
-    _need_tensor("softmax", "input", 1, input)
+    if not isinstance(input, Tensor):  # F.softmax calls input.softmax(dim) (input.dim() without dim)
+        raise _runtime(f"'{type(input).__name__}' object has no attribute '{'dim' if dim is None else 'softmax'}'")
     if dim is None:
         dim = _implicit_dim("softmax", input._data.ndim)
     return _softmax_impl(input, dim, dtype, False)
@@ -411,7 +412,8 @@ def f_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
 
 def f_log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
     """F.log_softmax: like torch.log_softmax, but ``dim=None`` warns and picks PyTorch's implicit dim."""
-    _need_tensor("log_softmax", "input", 1, input)
+    if not isinstance(input, Tensor):  # F.log_softmax calls input.log_softmax(dim) (input.dim() without dim)
+        raise _runtime(f"'{type(input).__name__}' object has no attribute '{'dim' if dim is None else 'log_softmax'}'")
     if dim is None:
         dim = _implicit_dim("log_softmax", input._data.ndim)
     return _softmax_impl(input, dim, dtype, True)

@@ -76,7 +76,7 @@ def sum(input, dim=None, keepdim: bool = False, *, dtype=None):
         if node is not None:
             node.shape = input._data.shape
         return out
-    dims = normalize_dims(dim, input._data.ndim)
+    dims = normalize_dims(None if isinstance(dim, (tuple, list)) and not dim else dim, input._data.ndim)  # (): all
     data = np.sum(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
     out, node = record(SumBackward1, np.asarray(data), odt, (input,))
     if node is not None:
@@ -123,7 +123,7 @@ def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
             node.shape = input._data.shape
             node.numel = input._data.size
         return out
-    dims = normalize_dims(dim, input._data.ndim)
+    dims = normalize_dims(None if isinstance(dim, (tuple, list)) and not dim else dim, input._data.ndim)  # (): all
     data = np.mean(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
     out, node = record(MeanBackward1, np.asarray(data, dtype=odt.np), odt, (input,))
     if node is not None:
@@ -144,6 +144,8 @@ def sum_to_size(input: Tensor, *size) -> Tensor:
     shape = input._data.shape
     if tuple(shape) == tuple(size):
         return input
+    if not size:  # as at::sum_to: a plain sum (SumBackward0)
+        return sum(input)
     lead = len(shape) - len(size)
     dims = list(range(lead))
     for i, s in enumerate(size):

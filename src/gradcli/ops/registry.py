@@ -60,8 +60,9 @@ def register(name: str, fn: Callable, group: str, *, torch=None, F=(), methods=N
 
 
 def torch_functions() -> dict[str, Callable]:
-    """``torch.NAME`` -> function, from the registry."""
-    return {n: op.fn for op in REGISTRY.values() for n in op.torch}
+    """``torch.NAME`` -> function, from the registry (``extra["torch_fn"]`` where the function form takes
+    its arguments differently from the method, e.g. ``torch.permute(x, dims)`` vs ``x.permute(*dims)``)."""
+    return {n: op.extra.get("torch_fn", op.fn) for op in REGISTRY.values() for n in op.torch}
 
 
 def f_functions() -> dict[str, Callable]:

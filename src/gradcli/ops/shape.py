@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import error_class
 from ._core import Node, Tensor, check_numel, dt, mode, record, saved
 from .reduction import normalize_dims, sum_to_size
-from .registry import register
+from .registry import REGISTRY, register
 
 
 def _wrap(d: int, ndim: int) -> int:
@@ -482,8 +482,14 @@ def slice_dim(input, dim: int, start, stop, step):
 def narrow(input, dim: int, start: int, length: int):
     """input.narrow(dim, start, length) (SliceBackward0)."""
     n = input._data.shape[_wrap(dim, input._data.ndim)]
+    if not -n <= start <= n:
+        raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got {start})")
     if start < 0:
         start += n
+    if length < 0:
+        raise error_class("runtime")("narrow(): length must be non-negative.")
+    if start + length > n:
+        raise error_class("runtime")(f"start ({start}) + length ({length}) exceeds dimension size ({n}).")
     return slice_dim(input, dim, start, start + length, 1)
 
 
@@ -842,6 +848,41 @@ def flip(input, dims):
     return out
 
 
+def _one_sequence(fn: str, arg: str, value) -> None:
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"{fn}(): argument '{arg}' (position 2) must be tuple of ints, not {type(value).__name__}")
+
+
+def torch_permute(input, dims):
+    """torch.permute(input, dims): the dims as one sequence (the method also takes them spread)."""
+    _one_sequence("permute", "dims", dims)
+    return permute(input, *dims)
+
+
+def torch_reshape(input, shape):
+    """torch.reshape(input, shape): the shape as one sequence (the method also takes it spread)."""
+    _one_sequence("reshape", "shape", shape)
+    return reshape(input, *shape)
+
+
+def torch_flip(input, dims):
+    """torch.flip(input, dims): the dims as one sequence."""
+    _one_sequence("flip", "dims", dims)
+    return flip(input, dims)
+
+
+def flip_method(input, *dims, **kwargs):
+    """Tensor.flip(*dims), Tensor.flip(dims) or Tensor.flip(dims=dims)."""
+    if kwargs:
+        if dims or set(kwargs) != {"dims"}:
+            raise TypeError(f"flip() got an unexpected keyword argument '{next(k for k in kwargs if k != 'dims')}'"
+                            if set(kwargs) - {"dims"} else "flip() got multiple values for argument 'dims'")
+        dims = (kwargs["dims"],)
+    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = tuple(dims[0])
+    return flip(input, dims)
+
+
 register("view", view, "shape", torch=(), nodes=("ViewBackward0",), formula=ViewBackward0.formula,
          sample="view")
 register("reshape", reshape, "shape", nodes=("ViewBackward0", "ReshapeAliasBackward0", "UnsafeViewBackward0"),
@@ -880,5 +921,8 @@ register("split", split, "shape", nodes=("SplitBackward0", "SplitWithSizesBackwa
          formula=SplitBackward0.formula, sample="split")
 register("chunk", chunk, "shape", nodes=("SplitBackward0",), formula=SplitBackward0.formula, sample="split")
 register("unbind", unbind, "shape", nodes=("UnbindBackward0",), formula=UnbindBackward0.formula, sample="split")
-register("flip", flip, "shape", nodes=("FlipBackward0",), formula=FlipBackward0.formula, sample="dim0")
+register("flip", flip_method, "shape", nodes=("FlipBackward0",), formula=FlipBackward0.formula, sample="dim0")
+REGISTRY["permute"].extra["torch_fn"] = torch_permute
+REGISTRY["reshape"].extra["torch_fn"] = torch_reshape
+REGISTRY["flip"].extra["torch_fn"] = torch_flip
 _ = saved

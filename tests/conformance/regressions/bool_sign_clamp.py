@@ -1,0 +1,5 @@
+# sign of a bool tensor is itself; clamp of bool with int bounds promotes to int64 (generator finding)
+b = torch.tensor([True, False])
+s = b.sign()
+c = b.clamp(0, 1)
+print(s, c)

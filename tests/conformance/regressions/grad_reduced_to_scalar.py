@@ -1,0 +1,6 @@
+# a gradient summed back to a 0-d input is SumBackward0 under create_graph (at::sum_to) (generator finding)
+x = torch.tensor([0.25, 1.5, -1.0])
+w = torch.ones((), requires_grad=True)
+y = x.maximum(w)
+g, = torch.autograd.grad((y * y).sum(), [w], create_graph=True)
+print(g)

@@ -1,0 +1,6 @@
+# x.flip(0, 1) spreads dims; torch.permute/torch.reshape/torch.flip take one sequence (generator finding)
+x = torch.ones(2, 3, requires_grad=True)
+a = x.flip(0, 1)
+b = torch.permute(x, (1, 0))
+c = torch.reshape(x, (3, 2))
+d = torch.permute(x, 1, 0)

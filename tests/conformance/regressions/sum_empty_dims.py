@@ -1,0 +1,6 @@
+# sum/mean with dim=() reduce every dim (generator finding)
+x = torch.ones(2, 3, requires_grad=True)
+s = x.sum(dim=())
+m = x.mean(())
+k = x.sum((), keepdim=True)
+(s + m + k.sum()).backward()
