@@ -101,3 +101,96 @@ def why_command(
         return ExitStatus.SUCCESS
 
     _guarded(debug, body)
+
+
+# --- lint -----------------------------------------------------------------------------------
+@app.command("lint", no_args_is_help=True)
+def lint_command(
+    file: FileArg,
+    json_output: JsonOpt = False,
+    debug: DebugOpt = False,
+) -> None:
+    """Find autograd mistakes in FILE before running it (static: nothing is computed).
+
+    Exit status 1 when anything is found ("may" findings included), 0 when nothing is.
+    """
+
+    def body() -> ExitStatus:
+        from .app.lint import lint_document, lint_source
+        from .app.run import read_source
+
+        raw, display = read_source(file)
+        result = lint_source(raw, display)
+        if json_output:
+            from .app.render.jsonout import dumps
+
+            sys.stdout.write(dumps(lint_document(result)) + "\n")
+            sys.stdout.flush()
+        else:
+            from .app.render.console import make_console
+            from .app.render.lint import render_lint
+
+            render_lint(result, raw.decode("utf-8", "replace"), make_console())
+        return ExitStatus.SUCCESS if not result.findings and result.error is None else ExitStatus.ERROR
+
+    _guarded(debug, body)
+
+
+# --- modes ----------------------------------------------------------------------------------
+@app.command("modes", no_args_is_help=True)
+def modes_command(
+    file: FileArg,
+    target: Annotated[
+        Optional[str],
+        typer.Option("--target", metavar="NAME", show_default=False,
+                     help="The tensor to compute under each off-switch (default: the first tensor the file "
+                          "computes with autograd history)."),
+    ] = None,
+    sets: SetOpt = None,
+    requires_grad: RequiresGradOpt = None,
+    retain_grad: RetainGradOpt = None,
+    backward: BackwardOpt = None,
+    gradient: GradientOpt = None,
+    inputs: InputsOpt = None,
+    retain_graph: RetainGraphOpt = False,
+    create_graph: CreateGraphOpt = False,
+    repeat: RepeatOpt = 1,
+    dtype: DTypeOpt = None,
+    seed: SeedOpt = 0,
+    json_output: JsonOpt = False,
+    max_elements: MaxElementsOpt = None,
+    max_steps: MaxStepsOpt = None,
+    timeout: TimeoutOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Run FILE as written and with the target computed under no_grad, set_grad_enabled(False),
+    inference_mode, detach() and requires_grad_(False): one table of flags and gradients."""
+
+    def body() -> ExitStatus:
+        from .app import options as opt
+
+        name = opt.parse_names("--target", [target])[0] if target is not None else None
+        options = _run_options(
+            sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=False,
+            backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
+            create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
+            max_steps=max_steps, timeout=timeout,
+        )
+        from .app.modes import modes_document, run_modes
+        from .app.run import read_source
+
+        raw, display = read_source(file)
+        report = run_modes(raw, display, options, name)
+        if json_output:
+            from .app.render.jsonout import dumps
+
+            sys.stdout.write(dumps(modes_document(report)) + "\n")
+            sys.stdout.flush()
+        else:
+            from .app.render.console import make_console
+            from .app.render.modes import render_modes
+
+            render_modes(report, make_console())
+        return ExitStatus.SUCCESS
+
+    _guarded(debug, body)

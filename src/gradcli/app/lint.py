@@ -1,0 +1,1371 @@
+"""``gradcli lint FILE``: autograd mistakes found before running, without computing anything.
+
+The file is parsed and checked like ``run`` does, then *interpreted abstractly*:
+every tensor is an :class:`AbsTensor` that knows only what autograd cares about
+(requires_grad, is_leaf, retains_grad, its shape when the source fixes it, its
+version counter, and the graph node that made it); every op makes an
+:class:`AbsNode` that knows which tensors it saved for backward (and at which
+version) when the op is in the table of :data:`SAVES`; a backward walks the
+abstract graph, checks it, and marks the nodes it freed.  No numbers are
+computed.
+
+Findings (``Finding.kind``) and what ``run`` then does:
+
+========================= ==================================================================
+second_backward           a backward through nodes an earlier backward freed (no retain_graph)
+                          -> run fails with ``second_backward`` at the second backward
+leaf_inplace              an in-place write to a leaf that requires grad (or a view of one)
+                          with grad on -> run fails with ``leaf_inplace`` at that line
+inplace_saved             an in-place write to a tensor saved for backward -> run fails with
+                          ``inplace_modified`` at the backward that needs it
+non_scalar_backward       ``backward()`` / ``autograd.grad`` without gradient on a tensor whose
+                          shape is not one element -> run fails with ``non_scalar_backward``
+non_leaf_grad             ``.grad`` read on a non-leaf without ``retain_grad()`` -> run warns
+                          ``non_leaf_grad`` at that line (the value is None)
+grad_accumulates          a backward in a loop with no zeroing of ``.grad`` in the loop:
+                          ``.grad`` sums over the iterations (no error)
+non_leaf_requires_grad    ``requires_grad_(False)`` / ``.requires_grad = False`` on a non-leaf
+                          -> run fails with ``non_leaf_requires_grad``
+data_use                  ``.data``: a tensor outside autograd whose in-place changes escape the
+                          version checks (no error: silently wrong gradients are possible)
+========================= ==================================================================
+
+Where the analysis cannot decide (a branch on a value, a loop whose count is
+not in the source, an op outside the table, a shape not fixed by the source)
+the finding says "may" (``certain`` False).  ``Finding.expect`` states what
+``run`` does when the finding is certain; tests check that it does.  No rich here.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .srcinfo import SourceInfo, dotted, grad_switch_of
+
+__all__ = ["Finding", "KINDS", "lint_source", "LintResult", "SAVES", "SCHEMA"]
+
+SCHEMA = "gradcli.lint/1"
+
+KINDS = ("second_backward", "leaf_inplace", "inplace_saved", "non_scalar_backward", "non_leaf_grad",
+         "grad_accumulates", "non_leaf_requires_grad", "data_use")
+
+#: what an op saves for its backward (as gradcli's engine and PyTorch do):
+#: "none" nothing; "result" its output; "self" its first tensor input; "inputs" every input (tensors and
+#: constant operands); "mul" / "div": mul's rule (self if other requires grad, other if self requires grad),
+#: div's (other always, self when other requires grad).  Ops not listed: unknown ("may").
+SAVES: dict[str, str] = {}
+for _n in ("add", "sub", "neg", "negative", "sum", "mean", "view", "reshape", "flatten", "squeeze", "unsqueeze",
+           "t", "transpose", "permute", "expand", "expand_as", "contiguous", "clone", "cat", "stack", "split",
+           "chunk", "select", "narrow", "view_as", "reshape_as", "unbind", "movedim", "swapaxes", "sign",
+           "to", "float", "double", "half", "getitem", "repeat", "positive", "rsub", "diag", "tril", "triu",
+           "trace", "cumsum", "flip", "roll", "index_select", "gather", "masked_fill", "floor", "ceil", "round",
+           "trunc", "frac", "copy_", "zero_", "fill_", "add_", "sub_", "neg_", "detach"):
+    SAVES[_n] = "none"
+for _n in ("exp", "sigmoid", "tanh", "relu", "sqrt", "rsqrt", "reciprocal", "softmax", "log_softmax", "expm1",
+           "exp2", "tan", "elu", "exp_", "sigmoid_", "tanh_", "relu_", "sqrt_"):
+    SAVES[_n] = "result"
+for _n in ("log", "log1p", "log2", "log10", "sin", "cos", "abs", "clamp", "clip", "clamp_min", "clamp_max",
+           "square", "atan", "asin", "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "gelu", "silu",
+           "softplus", "leaky_relu", "hardtanh", "relu6", "mish", "logsigmoid", "pow", "var", "sin_", "cos_",
+           "log_", "abs_", "clamp_", "pow_"):
+    SAVES[_n] = "self"
+for _n in ("mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
+           "nll_loss", "norm", "std", "prod", "max", "min", "amax", "amin", "logsumexp", "maximum", "minimum",
+           "where", "atan2", "hypot", "smooth_l1_loss", "huber_loss", "kl_div", "dist", "cumprod"):
+    SAVES[_n] = "inputs"
+for _n in ("mul", "matmul", "mm", "bmm", "mv", "dot", "outer", "linear", "mul_", "inner", "vdot"):
+    SAVES[_n] = "mul"
+for _n in ("div", "true_divide", "divide", "div_"):
+    SAVES[_n] = "div"
+
+_VIEWS = frozenset({"view", "reshape", "flatten", "squeeze", "unsqueeze", "t", "transpose", "permute", "expand",
+                    "expand_as", "select", "narrow", "view_as", "reshape_as", "unbind", "split", "chunk",
+                    "movedim", "swapaxes", "getitem", "T", "mT", "diagonal", "unfold", "unflatten"})
+_REDUCTIONS = frozenset({"sum", "mean", "prod", "max", "min", "amax", "amin", "norm", "std", "var", "logsumexp",
+                         "all", "any", "median", "nansum", "nanmean", "count_nonzero", "dot", "vdot", "inner",
+                         "trace", "dist"})
+_LOSSES = frozenset({"mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+                     "cross_entropy", "nll_loss", "smooth_l1_loss", "huber_loss", "kl_div"})
+_ELEMENTWISE = frozenset({
+    "add", "sub", "mul", "div", "true_divide", "divide", "pow", "neg", "negative", "abs", "sqrt", "exp", "log",
+    "log1p", "log2", "log10", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "clamp", "clip", "clamp_min",
+    "clamp_max", "maximum", "minimum", "where", "sign", "reciprocal", "square", "rsqrt", "expm1", "exp2",
+    "atan", "asin", "acos", "sinh", "cosh", "erf", "gelu", "silu", "softplus", "leaky_relu", "elu", "hardtanh",
+    "relu6", "mish", "logsigmoid", "floor", "ceil", "round", "trunc", "frac", "atan2", "hypot", "remainder",
+    "fmod", "floor_divide", "softmax", "log_softmax", "clone", "contiguous", "to", "float", "double", "half",
+    "positive", "masked_fill", "cumsum", "cumprod", "flip", "roll", "rsub", "detach", "tril", "triu",
+})
+_CREATION = frozenset({"tensor", "ones", "zeros", "full", "empty", "randn", "rand", "randint", "arange",
+                       "linspace", "eye", "ones_like", "zeros_like", "full_like", "empty_like", "randn_like",
+                       "rand_like", "as_tensor", "from_numpy", "logspace", "randperm", "scalar_tensor"})
+_NOT_INPLACE = frozenset({"requires_grad_", "detach_", "retain_grad", "share_memory_", "register_hook",
+                          "backward", "zero_grad"})
+_BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.MatMult: "matmul",
+           ast.Pow: "pow", ast.Mod: "remainder", ast.FloorDiv: "floor_divide"}
+_IBINOPS = {"add": "add_", "sub": "sub_", "mul": "mul_", "div": "div_", "pow": "pow_", "matmul": "matmul_",
+            "remainder": "remainder_", "floor_divide": "floor_divide_"}
+
+
+# --- three-valued logic ----------------------------------------------------------------------------
+def t_or(*vs: Optional[bool]) -> Optional[bool]:
+    if any(v is True for v in vs):
+        return True
+    if all(v is False for v in vs):
+        return False
+    return None
+
+
+def t_and(*vs: Optional[bool]) -> Optional[bool]:
+    if any(v is False for v in vs):
+        return False
+    if all(v is True for v in vs):
+        return True
+    return None
+
+
+def t_not(v: Optional[bool]) -> Optional[bool]:
+    return None if v is None else not v
+
+
+def t_merge(a: Optional[bool], b: Optional[bool]) -> Optional[bool]:
+    return a if a == b else None
+
+
+# --- the abstract domain -------------------------------------------------------------------------------
+class _Unknown:
+    def __repr__(self) -> str:
+        return "?"
+
+
+UNK = _Unknown()
+
+
+class Box:
+    """A version counter (shared by a tensor, its views and its detach()es)."""
+
+    __slots__ = ("version", "bumps")
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.bumps: list[tuple] = []  # (line, col, version after, sure, op)
+
+
+class AbsNode:
+    __slots__ = ("op", "line", "col", "parents", "saves", "saves_any", "freed", "freed_sure", "tensor", "phi")
+
+    def __init__(self, op: str, line: int, col: int, parents: list, tensor: Any = None, phi: bool = False) -> None:
+        self.op = op
+        self.line = line
+        self.col = col
+        self.parents = parents  # [AbsNode]
+        self.saves: list[tuple] = []  # (box, version, sure, label)
+        self.saves_any: Optional[bool] = False
+        self.freed: Optional[tuple] = None  # (line, col) of the backward that freed it
+        self.freed_sure = False
+        self.tensor = tensor  # the leaf of an AccumulateGrad node
+        self.phi = phi  # a join of two histories (after a branch): what is behind it is uncertain
+
+
+class AbsTensor:
+    __slots__ = ("rg", "leaf", "shape", "dtype", "node", "box", "retains", "base", "acc", "grad", "name")
+
+    def __init__(self, rg: Optional[bool], leaf: Optional[bool], shape: Any, box: Optional[Box] = None,
+                 node: Optional[AbsNode] = None, dtype: Optional[str] = None) -> None:
+        self.rg = rg
+        self.leaf = leaf
+        self.shape = shape  # tuple of ints, or None (unknown)
+        self.dtype = dtype
+        self.node = node
+        self.box = box if box is not None else Box()
+        self.retains: Optional[bool] = False
+        self.base: Optional[AbsTensor] = None
+        self.acc: Optional[AbsNode] = None
+        self.grad: Any = None
+        self.name: Optional[str] = None
+
+    def numel(self) -> Optional[int]:
+        if self.shape is None:
+            return None
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+
+@dataclass
+class Func:
+    node: ast.FunctionDef
+    scope: "Scope"
+
+
+@dataclass
+class Namespace:
+    path: str
+
+
+class Scope:
+    def __init__(self, parent: Optional["Scope"] = None) -> None:
+        self.vars: dict[str, Any] = {}
+        self.parent = parent
+
+    def get(self, name: str) -> Any:
+        s: Optional[Scope] = self
+        while s is not None:
+            if name in s.vars:
+                return s.vars[name]
+            s = s.parent
+        if name in ("torch", "F"):
+            return Namespace("torch" if name == "torch" else "torch.nn.functional")
+        return UNK
+
+
+class _Return(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+@dataclass
+class Finding:
+    """One autograd mistake found before running.
+
+    certain: False when the analysis could not decide ("may"); expect: what ``run`` does at the finding
+    when it is certain: ``{"error": KIND, "line": N}``, ``{"warning": KIND, "line": N}``,
+    ``{"accumulates": [names], "iterations": N|None}`` or None (no observable failure).
+    """
+
+    kind: str
+    line: int
+    col: int
+    certain: bool
+    message: str
+    hint: str
+    expect: Optional[dict] = None
+    related: list[dict] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"kind": self.kind, "line": self.line, "col": self.col, "certain": self.certain,
+                "message": self.message, "hint": self.hint, "expect": self.expect,
+                "related": [dict(r) for r in self.related]}
+
+
+@dataclass
+class LintResult:
+    file: str
+    findings: list[Finding]
+    error: Any = None  # the static error (syntax/unsupported/limit) when the file could not be checked
+
+
+def _shape_of_literal(v: Any) -> Optional[tuple]:
+    if isinstance(v, (int, float, bool)):
+        return ()
+    if isinstance(v, (list, tuple)):
+        if not v:
+            return (0,)
+        inner = _shape_of_literal(v[0])
+        return None if inner is None else (len(v),) + inner
+    return None
+
+
+def _broadcast(a: Any, b: Any) -> Any:
+    if a is None or b is None:
+        return None
+    n = max(len(a), len(b))
+    pa, pb = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    out = []
+    for x, y in zip(pa, pb):
+        if x == y or y == 1:
+            out.append(x)
+        elif x == 1:
+            out.append(y)
+        else:
+            return None
+    return tuple(out)
+
+
+class Linter:
+    """The abstract interpreter of one file."""
+
+    MAX_CALL_DEPTH = 6
+    MAX_UNROLL = 8
+
+    def __init__(self, source: str, filename: str) -> None:
+        self.src = SourceInfo(source)
+        self.file = filename
+        self.findings: dict[tuple, Finding] = {}
+        self.grad_on: Optional[bool] = True
+        self.sure = True
+        self.depth = 0
+        self.loops: list[dict] = []
+        self.module = Scope()
+        self.stmt: Optional[ast.stmt] = None
+
+    # --- findings ---------------------------------------------------------------------------------
+    def report(self, kind: str, node: ast.AST, certain: bool, message: str, hint: str,
+               expect: Optional[dict] = None, related: Optional[list] = None, line: Optional[int] = None,
+               col: Optional[int] = None) -> None:
+        line = line if line is not None else node.lineno
+        col = col if col is not None else node.col_offset
+        key = (kind, line)
+        old = self.findings.get(key)
+        if old is not None and (old.certain or not certain):
+            return
+        if not certain:
+            message = "May: " + message[0].lower() + message[1:]
+        self.findings[key] = Finding(kind, line, col, certain, message, hint, expect if certain else None,
+                                     list(related or []))
+
+    def rel(self, role: str, line: Optional[int], col: Optional[int], text: str) -> dict:
+        return {"role": role, "line": line, "col": col, "text": text}
+
+    # --- entry ------------------------------------------------------------------------------------------
+    def run(self) -> list[Finding]:
+        tree = self.src.tree
+        if tree is None:
+            return []
+        try:
+            self.block(tree.body, self.module)
+        except _Return:
+            pass
+        except RecursionError:  # pragma: no cover - deeply nested files: report what was found
+            pass
+        self.data_uses(tree)
+        return sorted(self.findings.values(), key=lambda f: (f.line, f.col, f.kind))
+
+    def data_uses(self, tree: ast.AST) -> None:
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Attribute) and n.attr == "data":
+                what = "assigning .data" if isinstance(n.ctx, ast.Store) else ".data"
+                self.report(
+                    "data_use", n, True,
+                    f"{what} works on the tensor's values outside autograd: the result does not require grad, "
+                    "and in-place changes made through it are not version-checked, so a backward that needs "
+                    "the old values silently computes wrong gradients instead of failing.",
+                    "Use x.detach() for a value without history (in-place changes stay checked), and "
+                    "`with torch.no_grad():` for updates such as w -= lr * w.grad.",
+                    None, line=n.lineno, col=n.col_offset)
+
+    # --- statements ---------------------------------------------------------------------------------------
+    def block(self, body: list, scope: Scope) -> None:
+        for st in body:
+            self.stmt = st
+            self.statement(st, scope)
+
+    def statement(self, st: ast.stmt, scope: Scope) -> None:
+        m = getattr(self, "s_" + type(st).__name__, None)
+        if m is not None:
+            m(st, scope)
+        else:
+            for child in ast.iter_child_nodes(st):
+                if isinstance(child, ast.expr):
+                    self.ev(child, scope)
+
+    def s_Expr(self, st: ast.Expr, scope: Scope) -> None:
+        v = st.value
+        if isinstance(v, ast.Call):
+            sw = grad_switch_of(v, "call")
+            if sw is not None and dotted(v.func).endswith("set_grad_enabled"):
+                self.grad_on = True if sw.kind == "enable_grad" else (False if sw.off else None)
+                return
+        self.ev(v, scope)
+
+    def s_Assign(self, st: ast.Assign, scope: Scope) -> None:
+        value = self.ev(st.value, scope)
+        for tgt in st.targets:
+            self.store(tgt, value, scope, st)
+
+    def s_AnnAssign(self, st: ast.AnnAssign, scope: Scope) -> None:
+        if st.value is not None:
+            self.store(st.target, self.ev(st.value, scope), scope, st)
+
+    def s_AugAssign(self, st: ast.AugAssign, scope: Scope) -> None:
+        op = _BINOPS.get(type(st.op), "op")
+        rhs = self.ev(st.value, scope)
+        if isinstance(st.target, ast.Name):
+            cur = scope.get(st.target.id)
+            if isinstance(cur, AbsTensor):
+                self.inplace(cur, _IBINOPS.get(op, op + "_"), [rhs], st)
+                return
+            self.assign_name(st.target.id, self.binop(op, cur, rhs, st), scope)
+            return
+        if isinstance(st.target, ast.Subscript):
+            base = self.ev(st.target.value, scope)
+            self.ev(st.target.slice, scope)
+            if isinstance(base, AbsTensor):
+                view = self.view_of(base, "getitem", None, st)
+                self.inplace(view, _IBINOPS.get(op, op + "_"), [rhs], st)
+            return
+        if isinstance(st.target, ast.Attribute):
+            obj = self.ev(st.target.value, scope)
+            if isinstance(obj, AbsTensor) and st.target.attr == "grad":
+                g = self.grad_value(obj)
+                if isinstance(g, AbsTensor):
+                    self.inplace(g, _IBINOPS.get(op, op + "_"), [rhs], st)
+
+    def s_If(self, st: ast.If, scope: Scope) -> None:
+        test = self.ev(st.test, scope)
+        if isinstance(test, bool) or (isinstance(test, (int, float)) and not isinstance(test, bool)):
+            self.block(st.body if test else st.orelse, scope)
+            return
+        saved_sure, before = self.sure, dict(scope.vars)
+        self.sure = False
+        self.block(st.body, scope)
+        after_body = dict(scope.vars)
+        scope.vars = dict(before)
+        self.block(st.orelse, scope)
+        after_else = scope.vars
+        merged = {}
+        for k in set(after_body) | set(after_else):
+            a, b = after_body.get(k, UNK), after_else.get(k, UNK)
+            merged[k] = a if a is b else self.join(a, b, st)
+        scope.vars = merged
+        self.sure = saved_sure
+
+    def iterations(self, it: Any) -> tuple[Optional[int], Optional[list]]:
+        """(count, values) of a loop's iterable when the source fixes them."""
+        if isinstance(it, (list, tuple)):
+            return len(it), list(it)
+        if isinstance(it, range):
+            return len(it), None
+        return None, None
+
+    def s_For(self, st: ast.For, scope: Scope) -> None:
+        it = self.ev(st.iter, scope)
+        count, values = self.iterations(it)
+        self.loop(st, scope, count, values, target=st.target)
+
+    def s_While(self, st: ast.While, scope: Scope) -> None:
+        test = self.ev(st.test, scope)
+        if test is False or test == 0:
+            return
+        self.loop(st, scope, None, None, target=None)
+
+    def loop(self, st: Any, scope: Scope, count: Optional[int], values: Optional[list], target: Any) -> None:
+        saved_sure = self.sure
+        ctx: dict = {"node": st, "backwards": []}
+        self.loops.append(ctx)
+        try:
+            if values is not None and count is not None and count <= self.MAX_UNROLL:
+                for v in values:
+                    if target is not None:
+                        self.store(target, v, scope, st)
+                    self.body_once(st, scope)
+            else:
+                passes = 2 if count is None or count >= 2 else count
+                if count is None:
+                    self.sure = False
+                for _ in range(passes):
+                    if target is not None:
+                        self.store(target, UNK, scope, st)
+                    self.body_once(st, scope)
+        finally:
+            self.loops.pop()
+            self.sure = saved_sure
+        self.check_accumulation(st, ctx, count, scope)
+
+    def body_once(self, st: Any, scope: Scope) -> None:
+        try:
+            self.block(st.body, scope)
+        except _Break:
+            pass
+
+    def s_Break(self, st: ast.Break, scope: Scope) -> None:
+        raise _Break()
+
+    def s_Continue(self, st: ast.Continue, scope: Scope) -> None:
+        raise _Break()
+
+    def s_With(self, st: ast.With, scope: Scope) -> None:
+        saved = self.grad_on
+        for item in st.items:
+            sw = grad_switch_of(item.context_expr, "with")
+            if sw is not None:
+                self.grad_on = True if sw.kind == "enable_grad" else (False if sw.off else None)
+            else:
+                v = self.ev(item.context_expr, scope)
+                if item.optional_vars is not None:
+                    self.store(item.optional_vars, v, scope, st)
+        try:
+            self.block(st.body, scope)
+        finally:
+            self.grad_on = saved
+
+    def s_FunctionDef(self, st: ast.FunctionDef, scope: Scope) -> None:
+        scope.vars[st.name] = Func(st, scope)
+
+    def s_ClassDef(self, st: ast.ClassDef, scope: Scope) -> None:
+        scope.vars[st.name] = Namespace("class:" + st.name)
+
+    def s_Return(self, st: ast.Return, scope: Scope) -> None:
+        raise _Return(self.ev(st.value, scope) if st.value is not None else None)
+
+    def s_Assert(self, st: ast.Assert, scope: Scope) -> None:
+        self.ev(st.test, scope)
+
+    def s_Import(self, st: Any, scope: Scope) -> None:
+        return None
+
+    s_ImportFrom = s_Import
+
+    def s_Pass(self, st: Any, scope: Scope) -> None:
+        return None
+
+    # --- stores -------------------------------------------------------------------------------------
+    def assign_name(self, name: str, value: Any, scope: Scope) -> None:
+        if isinstance(value, AbsTensor) and value.name is None:
+            value.name = name
+        scope.vars[name] = value
+
+    def store(self, tgt: ast.AST, value: Any, scope: Scope, st: Any) -> None:
+        if isinstance(tgt, ast.Name):
+            self.assign_name(tgt.id, value, scope)
+        elif isinstance(tgt, (ast.Tuple, ast.List)):
+            vals = list(value) if isinstance(value, (list, tuple)) and len(value) == len(tgt.elts) else None
+            for i, e in enumerate(tgt.elts):
+                self.store(e, vals[i] if vals is not None else UNK, scope, st)
+        elif isinstance(tgt, ast.Subscript):
+            base = self.ev(tgt.value, scope)
+            self.ev(tgt.slice, scope)
+            if isinstance(base, AbsTensor):
+                self.inplace(base, "copy_", [value], st)
+            elif isinstance(base, list) and isinstance(tgt.slice, ast.Constant) and isinstance(tgt.slice.value, int):
+                if -len(base) <= tgt.slice.value < len(base):
+                    base[tgt.slice.value] = value
+        elif isinstance(tgt, ast.Attribute):
+            obj = self.ev(tgt.value, scope)
+            if not isinstance(obj, AbsTensor):
+                return
+            if tgt.attr == "requires_grad":
+                self.set_requires_grad(obj, value, st)
+            elif tgt.attr == "grad":
+                obj.grad = value if isinstance(value, AbsTensor) else None
+            elif tgt.attr == "data" and isinstance(value, AbsTensor):
+                obj.shape = value.shape
+
+    # --- expressions --------------------------------------------------------------------------------
+    def ev(self, node: Optional[ast.AST], scope: Scope) -> Any:
+        if node is None:
+            return None
+        m = getattr(self, "e_" + type(node).__name__, None)
+        if m is None:
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, ast.expr):
+                    self.ev(child, scope)
+            return UNK
+        return m(node, scope)
+
+    def e_Constant(self, node: ast.Constant, scope: Scope) -> Any:
+        return node.value
+
+    def e_Name(self, node: ast.Name, scope: Scope) -> Any:
+        if node.id in ("True", "False", "None"):
+            return {"True": True, "False": False, "None": None}[node.id]
+        return scope.get(node.id)
+
+    def e_List(self, node: ast.List, scope: Scope) -> Any:
+        return [self.ev(e, scope) for e in node.elts]
+
+    def e_Tuple(self, node: ast.Tuple, scope: Scope) -> Any:
+        return tuple(self.ev(e, scope) for e in node.elts)
+
+    def e_UnaryOp(self, node: ast.UnaryOp, scope: Scope) -> Any:
+        v = self.ev(node.operand, scope)
+        if isinstance(v, AbsTensor):
+            return self.op("neg", [v], node) if isinstance(node.op, ast.USub) else self.op("op", [v], node)
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and isinstance(node.op, ast.USub):
+            return -v
+        if isinstance(node.op, ast.Not) and isinstance(v, bool):
+            return not v
+        return UNK
+
+    def e_BinOp(self, node: ast.BinOp, scope: Scope) -> Any:
+        a, b = self.ev(node.left, scope), self.ev(node.right, scope)
+        return self.binop(_BINOPS.get(type(node.op), "op"), a, b, node)
+
+    def binop(self, op: str, a: Any, b: Any, node: Any) -> Any:
+        if isinstance(a, AbsTensor) or isinstance(b, AbsTensor):
+            if op == "sub" and not isinstance(a, AbsTensor):
+                op = "rsub"
+            return self.op(op, [a, b], node)
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool):
+            try:
+                return {"add": lambda: a + b, "sub": lambda: a - b, "mul": lambda: a * b, "div": lambda: a / b,
+                        "floor_divide": lambda: a // b, "remainder": lambda: a % b,
+                        "pow": lambda: a ** b if abs(b) < 64 else UNK}.get(op, lambda: UNK)()
+            except Exception:
+                return UNK
+        return UNK
+
+    def e_Compare(self, node: ast.Compare, scope: Scope) -> Any:
+        vals = [self.ev(node.left, scope)] + [self.ev(c, scope) for c in node.comparators]
+        if len(vals) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+            a, b = vals
+            f = {ast.Lt: a < b, ast.LtE: a <= b, ast.Gt: a > b, ast.GtE: a >= b, ast.Eq: a == b, ast.NotEq: a != b}
+            return f.get(type(node.ops[0]), UNK)
+        return UNK
+
+    def e_BoolOp(self, node: ast.BoolOp, scope: Scope) -> Any:
+        for v in node.values:
+            self.ev(v, scope)
+        return UNK
+
+    def e_IfExp(self, node: ast.IfExp, scope: Scope) -> Any:
+        t = self.ev(node.test, scope)
+        if isinstance(t, bool):
+            return self.ev(node.body if t else node.orelse, scope)
+        saved, self.sure = self.sure, False
+        a, b = self.ev(node.body, scope), self.ev(node.orelse, scope)
+        self.sure = saved
+        return a if a is b else self.join(a, b, node)
+
+    def e_Lambda(self, node: ast.Lambda, scope: Scope) -> Any:
+        return UNK
+
+    def e_Attribute(self, node: ast.Attribute, scope: Scope) -> Any:
+        obj = self.ev(node.value, scope)
+        if isinstance(obj, Namespace):
+            return Namespace(obj.path + "." + node.attr)
+        if isinstance(obj, AbsTensor):
+            return self.tensor_attr(obj, node.attr, node)
+        return UNK
+
+    def e_Subscript(self, node: ast.Subscript, scope: Scope) -> Any:
+        obj = self.ev(node.value, scope)
+        key = self.ev(node.slice, scope)
+        if isinstance(obj, AbsTensor):
+            return self.view_of(obj, "getitem", key, node)
+        if isinstance(obj, (list, tuple)) and isinstance(key, int) and not isinstance(key, bool):
+            if -len(obj) <= key < len(obj):
+                return obj[key]
+        return UNK
+
+    def e_Starred(self, node: ast.Starred, scope: Scope) -> Any:
+        self.ev(node.value, scope)
+        return UNK
+
+    def e_JoinedStr(self, node: ast.JoinedStr, scope: Scope) -> Any:
+        for v in node.values:
+            self.ev(v, scope)
+        return UNK
+
+    def e_FormattedValue(self, node: ast.FormattedValue, scope: Scope) -> Any:
+        self.ev(node.value, scope)
+        return UNK
+
+    def e_Call(self, node: ast.Call, scope: Scope) -> Any:
+        func = node.func
+        if isinstance(func, ast.Attribute):
+            recv = self.ev(func.value, scope)
+            args = [self.ev(a, scope) for a in node.args]
+            kwargs = {k.arg: self.ev(k.value, scope) for k in node.keywords if k.arg}
+            if isinstance(recv, AbsTensor):
+                return self.method(recv, func.attr, args, kwargs, node)
+            if isinstance(recv, Namespace):
+                return self.function(recv.path + "." + func.attr, args, kwargs, node)
+            if isinstance(recv, list) and func.attr == "append" and args:
+                recv.append(args[0])
+                return None
+            return UNK
+        f = self.ev(func, scope)
+        args = [self.ev(a, scope) for a in node.args]
+        kwargs = {k.arg: self.ev(k.value, scope) for k in node.keywords if k.arg}
+        if isinstance(f, Func):
+            return self.call_user(f, args, kwargs, node)
+        if isinstance(func, ast.Name):
+            name = func.id
+            if name == "range":
+                ints = [a for a in args if isinstance(a, int) and not isinstance(a, bool)]
+                if len(ints) == len(args) and 1 <= len(args) <= 3:
+                    try:
+                        return range(*ints)
+                    except (ValueError, TypeError):
+                        return UNK
+                return UNK
+            if name in ("list", "tuple") and len(args) == 1 and isinstance(args[0], (list, tuple)):
+                return list(args[0]) if name == "list" else tuple(args[0])
+            if name == "len" and len(args) == 1 and isinstance(args[0], (list, tuple)):
+                return len(args[0])
+            if name in ("float", "int") and len(args) == 1 and isinstance(args[0], (int, float)):
+                return float(args[0]) if name == "float" else int(args[0])
+            if name == "print":
+                return None
+        return UNK
+
+    # --- user functions --------------------------------------------------------------------------
+    def call_user(self, f: Func, args: list, kwargs: dict, node: Any) -> Any:
+        if self.depth >= self.MAX_CALL_DEPTH:
+            return UNK
+        fn = f.node
+        local = Scope(parent=f.scope)
+        params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+        defaults = fn.args.defaults
+        for i, p in enumerate(params):
+            if i < len(args):
+                local.vars[p] = args[i]
+            elif p in kwargs:
+                local.vars[p] = kwargs[p]
+            else:
+                j = i - (len(params) - len(defaults))
+                local.vars[p] = self.ev(defaults[j], f.scope) if 0 <= j < len(defaults) else UNK
+        for a in fn.args.kwonlyargs:
+            local.vars[a.arg] = kwargs.get(a.arg, UNK)
+        if fn.args.vararg:
+            local.vars[fn.args.vararg.arg] = tuple(args[len(params):])
+        saved_grad, saved_stmt = self.grad_on, self.stmt
+        for dec in fn.decorator_list:
+            sw = grad_switch_of(dec, "decorator")
+            if sw is not None:
+                self.grad_on = True if sw.kind == "enable_grad" else (False if sw.off else None)
+        self.depth += 1
+        try:
+            self.block(fn.body, local)
+            return None
+        except _Return as r:
+            return r.value
+        finally:
+            self.depth -= 1
+            self.grad_on, self.stmt = saved_grad, saved_stmt
+
+    # --- tensors --------------------------------------------------------------------------------------
+    def leaf_node(self, t: AbsTensor) -> AbsNode:
+        if t.acc is None:
+            t.acc = AbsNode("AccumulateGrad", 0, 0, [], tensor=t)
+        return t.acc
+
+    def grad_node(self, t: AbsTensor) -> Optional[AbsNode]:
+        if t.rg is False:
+            return None
+        if t.node is not None:
+            return t.node
+        if t.leaf is not False:
+            return self.leaf_node(t)
+        return None
+
+    def new_tensor(self, rg: Optional[bool], shape: Any, node: Optional[AbsNode] = None, box: Optional[Box] = None,
+                   dtype: Optional[str] = None) -> AbsTensor:
+        leaf = True if rg is False else (False if node is not None and rg is True else (None if rg is None else False))
+        if rg is False:
+            node = None
+        return AbsTensor(rg, leaf, shape, box=box, node=node, dtype=dtype)
+
+    def op(self, name: str, inputs: list, node: Any, shape: Any = "auto", view_of: Optional[AbsTensor] = None,
+           dtype: Any = "auto") -> AbsTensor:
+        tensors = [x for x in inputs if isinstance(x, AbsTensor)]
+        rg = t_or(*[x.rg for x in tensors]) if tensors else False
+        if self.grad_on is False:
+            rg = False
+        elif self.grad_on is None and rg is True:
+            rg = None
+        if shape == "auto":
+            shape = self.result_shape(name, inputs)
+        if dtype == "auto":
+            dtype = next((x.dtype for x in tensors), None)
+        n = None
+        if rg is not False:
+            parents = [p for p in (self.grad_node(x) for x in tensors) if p is not None]
+            n = AbsNode(name, getattr(node, "lineno", 0), getattr(node, "col_offset", 0), parents)
+        box = view_of.box if view_of is not None else None
+        out = self.new_tensor(rg, shape, n, box=box, dtype=dtype)
+        if view_of is not None:
+            out.base = view_of.base or view_of
+        if n is not None:
+            self.record_saves(name, n, inputs, out)
+        return out
+
+    def record_saves(self, name: str, n: AbsNode, inputs: list, out: AbsTensor) -> None:
+        rule = SAVES.get(name.rstrip("_") if name not in SAVES else name)
+        if rule is None:
+            n.saves_any = None
+            for x in inputs:
+                if isinstance(x, AbsTensor):
+                    n.saves.append((x.box, x.box.version, False, x))
+            return
+        tens = [x for x in inputs]
+
+        def save(x: Any, label: str, sure: bool = True) -> None:
+            if isinstance(x, AbsTensor):
+                n.saves.append((x.box, x.box.version, sure, x))
+            n.saves_any = True if sure else t_or(n.saves_any, None)
+
+        if rule == "none":
+            return
+        if rule == "result":
+            save(out, "result")
+        elif rule == "self":
+            if tens:
+                save(tens[0], "self")
+        elif rule == "inputs":
+            for i, x in enumerate(tens):
+                if x is not None:
+                    save(x, f"input {i}")
+        elif rule in ("mul", "div"):
+            a = tens[0] if tens else None
+            b = tens[1] if len(tens) > 1 else None
+            arg = a if isinstance(a, AbsTensor) else b
+            other = b if arg is a else a
+            other_rg = other.rg if isinstance(other, AbsTensor) else False
+            arg_rg = arg.rg if isinstance(arg, AbsTensor) else False
+            if rule == "mul":
+                if other_rg is not False:
+                    save(arg, "self", other_rg is True)
+                if arg_rg is not False:
+                    save(other, "other", arg_rg is True)
+            else:
+                save(b, "other")
+                if isinstance(b, AbsTensor) and b.rg is not False:
+                    save(a, "self", b.rg is True)
+
+    def result_shape(self, name: str, inputs: list) -> Any:
+        tensors = [x for x in inputs if isinstance(x, AbsTensor)]
+        if not tensors:
+            return None
+        shapes = []
+        for x in inputs:
+            if isinstance(x, AbsTensor):
+                shapes.append(x.shape)
+            elif isinstance(x, (int, float, bool)):
+                shapes.append(())
+        if name in _ELEMENTWISE or name.rstrip("_") in _ELEMENTWISE:
+            if name in ("where", "masked_fill", "clamp", "clip", "softmax", "log_softmax", "cumsum", "cumprod",
+                        "flip", "roll", "tril", "triu", "to", "float", "double", "half", "clone", "contiguous",
+                        "detach"):
+                return tensors[0].shape if name != "where" else None
+            out: Any = ()
+            for s in shapes:
+                out = _broadcast(out, s)
+            return out
+        if name in ("matmul", "mm", "mv", "dot", "linear"):
+            a = tensors[0].shape
+            b = tensors[1].shape if len(tensors) > 1 else None
+            if a is None or b is None:
+                return None
+            if name == "linear":
+                return None
+            if len(a) == 1 and len(b) == 1:
+                return ()
+            if len(a) == 2 and len(b) == 2:
+                return (a[0], b[1])
+            if len(a) == 2 and len(b) == 1:
+                return (a[0],)
+            if len(a) == 1 and len(b) == 2:
+                return (b[1],)
+            return None
+        if name == "outer":
+            a, b = tensors[0].shape, tensors[1].shape if len(tensors) > 1 else None
+            return None if a is None or b is None else (a[0] if a else 1, b[0] if b else 1)
+        return None
+
+    def reduction_shape(self, t: AbsTensor, name: str, args: list, kwargs: dict) -> Any:
+        dim = kwargs.get("dim", args[0] if args else None)
+        if name in ("max", "min") and args and isinstance(args[0], AbsTensor):
+            return _broadcast(t.shape, args[0].shape)
+        if dim is None:
+            return ()
+        keep = kwargs.get("keepdim", args[1] if len(args) > 1 else False)
+        if t.shape is None or not isinstance(dim, int) or isinstance(dim, bool) or not isinstance(keep, bool):
+            return None
+        nd = len(t.shape)
+        if not -max(nd, 1) <= dim < max(nd, 1):
+            return None
+        d = dim % max(nd, 1)
+        if keep:
+            return t.shape[:d] + (1,) + t.shape[d + 1:]
+        return t.shape[:d] + t.shape[d + 1:]
+
+    def view_of(self, t: AbsTensor, name: str, key: Any, node: Any) -> AbsTensor:
+        shape = None
+        if t.shape is not None and isinstance(key, int) and not isinstance(key, bool) and t.shape:
+            shape = t.shape[1:]
+        return self.op("getitem", [t], node, shape=shape, view_of=t)
+
+    def tensor_attr(self, t: AbsTensor, attr: str, node: ast.Attribute) -> Any:
+        if attr == "grad":
+            if isinstance(node.ctx, ast.Load):
+                self.grad_read(t, node)
+            return self.grad_value(t)
+        if attr == "data":
+            return AbsTensor(False, True, t.shape, dtype=t.dtype)
+        if attr in ("T", "mT"):
+            shape = tuple(reversed(t.shape)) if t.shape is not None else None
+            return self.op("t", [t], node, shape=shape, view_of=t)
+        if attr == "shape":
+            return tuple(t.shape) if t.shape is not None else UNK
+        if attr == "requires_grad":
+            return t.rg if t.rg is not None else UNK
+        if attr == "is_leaf":
+            return t.leaf if t.leaf is not None else UNK
+        if attr == "dtype":
+            return UNK
+        return UNK
+
+    def grad_value(self, t: AbsTensor) -> Any:
+        if t.grad is None:
+            t.grad = AbsTensor(False, True, t.shape, dtype=t.dtype)
+        return t.grad
+
+    def grad_read(self, t: AbsTensor, node: ast.AST) -> None:
+        nonleaf = t_not(t.leaf)
+        warn = t_and(nonleaf, t_not(t.retains))
+        if warn is False:
+            return
+        certain = warn is True and self.sure
+        line = node.lineno
+        self.report(
+            "non_leaf_grad", node, certain,
+            f"{self.label(t)} is not a leaf (it has a grad_fn) and retain_grad() was not called: its .grad is "
+            "None, and reading it warns. backward() fills .grad only for leaves.",
+            f"Call {t.name or 'it'}.retain_grad() before the backward (or pass --retain-grad "
+            f"{t.name or 'NAME'}), or read the gradient of a leaf.",
+            {"warning": "non_leaf_grad", "line": line})
+
+    @staticmethod
+    def label(t: AbsTensor) -> str:
+        return f"`{t.name}`" if t.name else "this tensor"
+
+    # --- methods and functions ----------------------------------------------------------------------
+    def method(self, t: AbsTensor, name: str, args: list, kwargs: dict, node: ast.Call) -> Any:
+        if name == "backward":
+            gradient = kwargs.get("gradient", args[0] if args else None)
+            retain = kwargs.get("retain_graph", args[1] if len(args) > 1 else None)
+            create = kwargs.get("create_graph", args[2] if len(args) > 2 else False)
+            inputs = kwargs.get("inputs", args[3] if len(args) > 3 else None)
+            self.backward([t], gradient is not None, retain, create, inputs, node, "backward")
+            return None
+        if name == "requires_grad_":
+            flag = kwargs.get("requires_grad", args[0] if args else True)
+            self.set_requires_grad(t, flag, node)
+            return t
+        if name == "retain_grad":
+            if t.leaf is not True:
+                t.retains = True if t.retains is not True and t.rg is not False else t.retains
+            return None
+        if name == "detach":
+            out = AbsTensor(False, True, t.shape, box=t.box, dtype=t.dtype)
+            return out
+        if name == "detach_":
+            t.rg, t.leaf, t.node, t.retains = False, True, None, False
+            return t
+        if name in ("item", "tolist", "numpy", "size", "dim", "numel", "register_hook", "is_floating_point",
+                    "element_size", "stride", "is_contiguous", "register_post_accumulate_grad_hook", "ndimension",
+                    "nelement", "__len__"):
+            return UNK
+        if name.endswith("_") and name not in _NOT_INPLACE and not name.startswith("_"):
+            self.inplace(t, name, args, node)
+            return t
+        if name in ("float", "double", "half", "to", "type", "long", "int", "bool"):
+            target = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
+                      "bool": "bool"}.get(name)
+            if name in ("to", "type"):
+                a = args[0] if args else kwargs.get("dtype")
+                target = a.path.rsplit(".", 1)[-1] if isinstance(a, Namespace) else None
+                target = {"float": "float32", "double": "float64", "long": "int64", "half": "float16"}.get(
+                    target or "", target)
+            if target is not None and t.dtype is not None and target == t.dtype:
+                return t  # PyTorch returns the tensor itself when nothing changes
+            out = self.op("to", [t], node, shape=t.shape, dtype=target)
+            if target in ("int64", "int32", "bool"):
+                out.rg, out.leaf, out.node = False, True, None
+            return out
+        if name in _REDUCTIONS:
+            return self.op(name, [t] + [a for a in args if isinstance(a, AbsTensor)], node,
+                           shape=self.reduction_shape(t, name, args, kwargs))
+        if name in _VIEWS:
+            return self.op(name, [t], node, shape=self.view_shape(t, name, args), view_of=t)
+        if name == "clone":
+            return self.op("clone", [t], node, shape=t.shape)
+        return self.op(name, [t] + list(args) + list(kwargs.values()), node)
+
+    def view_shape(self, t: AbsTensor, name: str, args: list) -> Any:
+        ints = [a for a in args if isinstance(a, int) and not isinstance(a, bool)]
+        if len(args) == 1 and isinstance(args[0], (tuple, list)):
+            ints = [a for a in args[0] if isinstance(a, int) and not isinstance(a, bool)]
+            args = list(args[0])
+        if name in ("view", "reshape") and len(ints) == len(args) and ints:
+            n = t.numel()
+            if -1 in ints:
+                if n is None or ints.count(-1) > 1:
+                    return None
+                known = 1
+                for i in ints:
+                    if i != -1:
+                        known *= i
+                if known == 0:
+                    return None
+                ints = [n // known if i == -1 else i for i in ints]
+            return tuple(ints)
+        if name == "flatten" and t.shape is not None and not args:
+            return (t.numel(),)
+        if name in ("t", "T") and t.shape is not None:
+            return tuple(reversed(t.shape))
+        if name == "unsqueeze" and t.shape is not None and len(ints) == 1:
+            d = ints[0] % (len(t.shape) + 1)
+            return t.shape[:d] + (1,) + t.shape[d:]
+        if name == "squeeze" and t.shape is not None and not args:
+            return tuple(s for s in t.shape if s != 1)
+        return None
+
+    def function(self, path: str, args: list, kwargs: dict, node: ast.Call) -> Any:
+        short = path.rsplit(".", 1)[-1]
+        if path in ("torch.autograd.backward",):
+            tensors = args[0] if args else kwargs.get("tensors")
+            grads = kwargs.get("grad_tensors", args[1] if len(args) > 1 else None)
+            retain = kwargs.get("retain_graph", args[2] if len(args) > 2 else None)
+            create = kwargs.get("create_graph", args[3] if len(args) > 3 else False)
+            inputs = kwargs.get("inputs", args[5] if len(args) > 5 else None)
+            roots = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
+            self.backward(roots, grads is not None, retain, create, inputs, node, "backward")
+            return None
+        if path in ("torch.autograd.grad",):
+            outs = args[0] if args else kwargs.get("outputs")
+            ins = args[1] if len(args) > 1 else kwargs.get("inputs")
+            gouts = kwargs.get("grad_outputs", args[2] if len(args) > 2 else None)
+            retain = kwargs.get("retain_graph", args[3] if len(args) > 3 else None)
+            create = kwargs.get("create_graph", args[4] if len(args) > 4 else False)
+            roots = list(outs) if isinstance(outs, (list, tuple)) else [outs]
+            self.backward(roots, gouts is not None, retain, create, ins, node, "grad")
+            insl = list(ins) if isinstance(ins, (list, tuple)) else [ins]
+            return tuple(AbsTensor(t_and(create, True) if create is True else False, None,
+                                   x.shape if isinstance(x, AbsTensor) else None) for x in insl)
+        if path.startswith("torch.") and short in _CREATION and path.count(".") == 1:
+            return self.create(short, args, kwargs, node)
+        if short in ("no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "manual_seed",
+                     "is_grad_enabled", "set_default_dtype", "get_default_dtype"):
+            return UNK
+        if path.startswith("class:") or short == "apply":
+            return self.op("apply", list(args), node)
+        tensors = [a for a in args if isinstance(a, AbsTensor)]
+        if not tensors:
+            flat = [x for a in args if isinstance(a, (list, tuple)) for x in a if isinstance(x, AbsTensor)]
+            if flat and short in ("cat", "stack", "concat", "hstack", "vstack"):
+                return self.op(short, flat, node, shape=None)
+            return UNK
+        t = tensors[0]
+        if short in _REDUCTIONS and isinstance(args[0], AbsTensor):
+            rest = args[1:]
+            return self.op(short, [t] + [a for a in rest if isinstance(a, AbsTensor)], node,
+                           shape=self.reduction_shape(t, short, rest, kwargs))
+        if short in _LOSSES:
+            red = kwargs.get("reduction", "mean")
+            shape = () if red in ("mean", "sum") else (t.shape if red == "none" else None)
+            return self.op(short, list(args), node, shape=shape)
+        if short in _VIEWS:
+            return self.op(short, [t], node, shape=self.view_shape(t, short, list(args[1:])), view_of=t)
+        return self.op(short, list(args) + list(kwargs.values()), node)
+
+    def create(self, name: str, args: list, kwargs: dict, node: Any) -> AbsTensor:
+        rg_arg = kwargs.get("requires_grad", False)
+        rg = rg_arg if isinstance(rg_arg, bool) else None
+        shape: Any = None
+        dtype = None
+        if name in ("tensor", "as_tensor", "scalar_tensor") and args:
+            shape = _shape_of_literal(args[0]) if not isinstance(args[0], AbsTensor) else args[0].shape
+            if name == "scalar_tensor":
+                shape = ()
+            lit = args[0]
+            flat = []
+            stack = [lit]
+            while stack:
+                x = stack.pop()
+                if isinstance(x, (list, tuple)):
+                    stack.extend(x)
+                else:
+                    flat.append(x)
+            if flat and all(isinstance(x, int) for x in flat) and not any(isinstance(x, float) for x in flat):
+                dtype = "int64" if not all(isinstance(x, bool) for x in flat) else "bool"
+            elif flat and all(isinstance(x, (int, float)) for x in flat):
+                dtype = "float32"
+        elif name.endswith("_like") and args and isinstance(args[0], AbsTensor):
+            shape = args[0].shape
+            dtype = args[0].dtype
+        elif name in ("ones", "zeros", "empty", "randn", "rand", "full"):
+            dims = args[0] if args and isinstance(args[0], (list, tuple)) else (args if name != "full" else args[:1])
+            if name == "full" and args and isinstance(args[0], (list, tuple)):
+                dims = args[0]
+            if all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
+                shape = tuple(dims)
+            dtype = "float32"
+        elif name == "eye" and args and isinstance(args[0], int):
+            shape = (args[0], args[1] if len(args) > 1 and isinstance(args[1], int) else args[0])
+            dtype = "float32"
+        elif name in ("arange", "linspace"):
+            dtype = None
+        d = kwargs.get("dtype")
+        if isinstance(d, Namespace):
+            dtype = {"float": "float32", "double": "float64", "long": "int64"}.get(
+                d.path.rsplit(".", 1)[-1], d.path.rsplit(".", 1)[-1])
+        t = AbsTensor(rg if rg is not None else None, True, shape, dtype=dtype)
+        return t
+
+    # --- autograd actions -------------------------------------------------------------------------
+    def set_requires_grad(self, t: AbsTensor, flag: Any, node: Any) -> None:
+        if not isinstance(flag, bool):
+            flag = None
+        if flag is False or flag is None:
+            bad = t_not(t.leaf)
+            if bad is not False:
+                certain = bad is True and flag is False and self.sure
+                self.report(
+                    "non_leaf_requires_grad", node, certain,
+                    f"{self.label(t)} is not a leaf (it was computed from tensors that require grad): "
+                    "requires_grad can only be switched off on leaves, so this raises.",
+                    f"Use {t.name or 'y'} = {t.name or 'y'}.detach() for a tensor without history, or compute it "
+                    "under torch.no_grad().",
+                    {"error": "non_leaf_requires_grad", "line": node.lineno})
+                if certain:
+                    return
+        if t.leaf is True or t.leaf is None:
+            if flag is True and t.leaf is True:
+                t.rg = True
+            elif flag is False and t.leaf is True:
+                t.rg = False
+            else:
+                t.rg = None if t.rg is not flag else t.rg
+
+    def inplace(self, t: AbsTensor, name: str, args: list, node: Any) -> None:
+        base = t.base
+        leafy = t_and(t.leaf, t.rg)
+        if base is not None:
+            leafy = t_or(leafy, t_and(base.leaf, base.rg)) if leafy is not True else True
+        check = t_and(leafy, self.grad_on)
+        if check is not False:
+            certain = check is True and self.sure
+            who = self.label(t) if base is None else f"a view of {self.label(base)}"
+            self.report(
+                "leaf_inplace", node, certain,
+                f"In-place {name}() on {who}, a leaf that requires grad, with grad recording on: PyTorch "
+                "refuses it, because the leaf's original value is what its gradient is taken against.",
+                "Do the update under `with torch.no_grad():` (as optimizers do), or compute a new tensor out of "
+                "place (x = x + 1).",
+                {"error": "leaf_inplace", "line": node.lineno})
+            if certain:
+                return
+        box = t.box
+        box.version += 1
+        box.bumps.append((node.lineno, node.col_offset, box.version, self.sure, name))
+        others = [a for a in args if isinstance(a, AbsTensor)]
+        rg = t_or(t.rg, *[a.rg for a in others])
+        if self.grad_on is not False and rg is not False:
+            parents = [p for p in (self.grad_node(x) for x in [t] + others) if p is not None]
+            n = AbsNode(name, node.lineno, node.col_offset, parents)
+            op = name.rstrip("_") if name not in SAVES else name
+            old_version = box.version - 1
+            self.record_saves(op if op in SAVES else name, n, [t] + list(args), t)
+            # what the in-place node saved of t is t's value before the change
+            n.saves = [(b, (old_version if b is box else v), s, lb) for b, v, s, lb in n.saves]
+            t.node = n
+            t.rg = True if self.grad_on is True and rg is True else None
+            t.leaf = False if t.rg is True else None
+            if base is not None:
+                bn = AbsNode("CopySlices", node.lineno, node.col_offset,
+                             [p for p in (self.grad_node(base), n) if p is not None])
+                base.node = bn
+                base.rg = t_or(base.rg, t.rg)
+                base.leaf = t_not(base.rg) if base.rg is not None else None
+
+    def reach(self, roots: list) -> dict:
+        """Abstract nodes reachable from ``roots``, each with whether the path to it is certain."""
+        out: dict = {}
+        stack = [(r, True) for r in roots if r is not None]
+        while stack:
+            n, sure = stack.pop()
+            if n in out and (out[n] or not sure):
+                continue
+            out[n] = sure
+            for p in n.parents:
+                stack.append((p, sure and not n.phi))
+        return out
+
+    def backward(self, roots: list, gradient_given: bool, retain: Any, create: Any, inputs: Any, node: ast.Call,
+                 kind: str) -> None:
+        line, col = node.lineno, node.col_offset
+        where = "torch.autograd.grad" if kind == "grad" else "backward()"
+        troots = [r for r in roots if isinstance(r, AbsTensor)]
+        for r in troots:
+            if not gradient_given and r.rg is not False:
+                n = r.numel()
+                if n is not None and n != 1:
+                    certain = r.rg is True and self.sure
+                    self.report(
+                        "non_scalar_backward", node, certain,
+                        f"{where} on {self.label(r)}, which has shape {list(r.shape)} ({n} elements), without "
+                        "a gradient: autograd can create the starting gradient only for a one-element tensor.",
+                        f"Reduce it first ({r.name or 'y'}.sum().backward()), or pass gradient= of the same shape "
+                        f"(e.g. torch.ones_like({r.name or 'y'})): that computes the vector-Jacobian product.",
+                        {"error": "non_scalar_backward", "line": line})
+                    if certain:
+                        return
+        if any(r.rg is False for r in troots):
+            return  # no_grad_fn: nothing runs
+        reach = self.reach([self.grad_node(r) for r in troots])
+        pruned = inputs is not None
+        # a second backward through freed nodes
+        for n, path_sure in reach.items():
+            if n.freed is not None and n.saves_any is not False:
+                certain = (self.sure and path_sure and n.freed_sure and n.saves_any is True and not pruned)
+                fl, fc = n.freed
+                self.report(
+                    "second_backward", node, certain,
+                    f"This {where} goes through the {n.op} made at line {n.line}, whose saved tensors the "
+                    f"backward at line {fl} freed (it had no retain_graph=True).",
+                    f"Pass retain_graph=True to the backward at line {fl}, or recompute the graph before this "
+                    "backward.",
+                    {"error": "second_backward", "line": line},
+                    [self.rel("built", n.line, n.col, f"{n.op} saved tensors for its backward"),
+                     self.rel("freed", fl, fc, "this backward freed them")])
+                break
+        # saved tensors changed in place since they were saved
+        done = False
+        for n, path_sure in reach.items():
+            if done:
+                break
+            for box, version, save_sure, label in n.saves:
+                if box is None or box.version <= version:
+                    continue
+                bumps = [b for b in box.bumps if version < b[2]]
+                first = bumps[0] if bumps else None
+                bl, bc = (first[0], first[1]) if first else (line, col)
+                certain = (self.sure and path_sure and save_sure and bool(first) and all(b[3] for b in bumps)
+                           and n.freed is None and not pruned)
+                holder = label.name if isinstance(label, AbsTensor) else None
+                if holder is None:
+                    holder = next((t.name for t in self.module.vars.values()
+                                   if isinstance(t, AbsTensor) and t.box is box and t.name), None)
+                what = f"`{holder}`" if holder else "a tensor"
+                self.report(
+                    "inplace_saved", node, certain,
+                    f"In-place {first[4] if first else 'change'}() at line {bl} changes {what}, which the "
+                    f"{n.op} made at line {n.line} saved for its backward; the backward at line {line} needs the "
+                    "old value.",
+                    "Make the change out of place (y = y * 2), or clone() the tensor before changing it.",
+                    {"error": "inplace_modified", "line": line},
+                    [self.rel("saved", n.line, n.col, f"{n.op} saved it at version {version}"),
+                     self.rel("backward", line, col, "this backward needs the saved value")],
+                    line=bl, col=bc)
+                done = True
+                break
+        # bookkeeping: grads, retained non-leaf inputs, loops, freeing
+        if inputs is not None:
+            for x in (inputs if isinstance(inputs, (list, tuple)) else [inputs]):
+                if isinstance(x, AbsTensor) and x.leaf is False:
+                    x.retains = True
+        if kind == "backward" and self.loops:
+            leaves = [n.tensor for n in reach if n.tensor is not None]
+            if isinstance(inputs, (list, tuple)):
+                leaves = [x for x in leaves if any(x is i for i in inputs)]
+            self.loops[-1]["backwards"].append((node, leaves))
+        if retain is None:  # the default: retain_graph = create_graph
+            retained = create if isinstance(create, bool) else None
+        else:
+            retained = retain if isinstance(retain, bool) else None
+        if retained is True:
+            return
+        for n in reach:
+            if n.tensor is None and n.saves_any is not False and n.freed is None:
+                n.freed = (line, col)
+                n.freed_sure = self.sure and reach[n] and retained is not None and not pruned
+
+    def check_accumulation(self, loop: Any, ctx: dict, count: Optional[int], scope: Scope) -> None:
+        if not ctx["backwards"]:
+            return
+        zeroed = _zeroed_names(loop)
+        for call, leaves in ctx["backwards"][:1]:
+            names = []
+            for t in leaves:
+                if t.name and t.name not in names and t.name not in zeroed and t.rg is not False:
+                    names.append(t.name)
+            if not names or zeroed is None:
+                continue
+            certain = count is not None and count >= 2 and self.sure
+            listed = ", ".join(f"`{n}.grad`" for n in names)
+            self.report(
+                "grad_accumulates", call, certain,
+                f"This backward runs in a loop ({'%d iterations' % count if count is not None else 'repeatedly'}) "
+                f"and nothing in the loop zeroes .grad: {listed} accumulate{'s' if len(names) == 1 else ''} the "
+                "sum over the iterations, not this iteration's gradient.",
+                "Zero the gradients each iteration (x.grad = None, or x.grad.zero_() after using them), unless "
+                "accumulating is what you want.",
+                {"accumulates": names, "iterations": count})
+
+    def join(self, a: Any, b: Any, node: Any) -> Any:
+        if isinstance(a, AbsTensor) and isinstance(b, AbsTensor):
+            parents = [p for p in (a.node or (a.acc if a.rg else None), b.node or (b.acc if b.rg else None))
+                       if p is not None]
+            n = AbsNode("phi", getattr(node, "lineno", 0), 0, parents, phi=True) if parents else None
+            if n is not None:
+                n.saves_any = False
+            out = AbsTensor(t_merge(a.rg, b.rg), t_merge(a.leaf, b.leaf), a.shape if a.shape == b.shape else None,
+                            box=a.box if a.box is b.box else None, node=n, dtype=a.dtype if a.dtype == b.dtype else None)
+            out.retains = t_merge(a.retains, b.retains)
+            out.name = a.name or b.name
+            if out.leaf is True and out.rg is not False:
+                out.node = None
+            return out
+        if a == b and type(a) is type(b) and isinstance(a, (int, float, str, bool)):
+            return a
+        return UNK
+
+
+class _Break(Exception):
+    pass
+
+
+def _zeroed_names(loop: Any) -> Optional[set]:
+    """Names whose .grad the loop body zeroes or resets; None when it zeroes everything it can't tell
+    apart (zero_grad(), a loop over parameters, ...)."""
+    names: set = set()
+    for n in ast.walk(loop):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
+            if n.func.attr == "zero_grad":
+                return None
+            if n.func.attr in ("zero_", "fill_", "mul_") and _grad_base(n.func.value) is not None:
+                names.add(_grad_base(n.func.value))
+        if isinstance(n, (ast.Assign, ast.AugAssign)):
+            targets = n.targets if isinstance(n, ast.Assign) else [n.target]
+            for tg in targets:
+                if isinstance(tg, ast.Attribute) and tg.attr == "grad" and isinstance(tg.value, ast.Name):
+                    names.add(tg.value.id)
+    loop_vars = set()
+    for n in ast.walk(loop):
+        if isinstance(n, ast.For) and n is not loop:
+            for t in ast.walk(n.target):
+                if isinstance(t, ast.Name):
+                    loop_vars.add(t.id)
+    if names & loop_vars:
+        return None
+    return names
+
+
+def _grad_base(node: ast.AST) -> Optional[str]:
+    """``x`` for ``x.grad`` / ``x.grad.data``."""
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    if isinstance(node, ast.Attribute) and node.attr == "grad" and isinstance(node.value, ast.Name):
+        return node.value.id
+    return None
+
+
+def lint_source(source: Any, filename: str) -> LintResult:
+    """Check a file (text or bytes) statically; the language's static errors end it first."""
+    from ..errors import GradcliError
+    from ..lang.run import prepare
+
+    try:
+        parsed = prepare(source, filename)
+    except GradcliError as e:
+        return LintResult(filename, [], error=e)
+    text = parsed.text if hasattr(parsed, "text") else (source if isinstance(source, str) else source.decode())
+    return LintResult(filename, Linter(text, filename).run())
+
+
+def lint_document(result: LintResult) -> dict:
+    """The ``gradcli.lint/1`` JSON object."""
+    err = result.error
+    return {
+        "schema": SCHEMA,
+        "file": result.file,
+        "ok": not result.findings and err is None,
+        "findings": [f.as_dict() for f in result.findings],
+        "error": None if err is None else {"kind": err.kind, "line": err.line, "col": err.col,
+                                           "message": err.message, "hint": err.hint or ""},
+    }
