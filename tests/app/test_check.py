@@ -251,6 +251,20 @@ def test_checkpointed_block_gradients_and_nodes_check():
     assert r.first_wrong_node is None
 
 
+def test_reentrant_checkpoint_node_is_checked_too():
+    src = ("from torch.utils.checkpoint import checkpoint\n"
+           "w = torch.tensor([0.5, -1.0], requires_grad=True)\n"
+           "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+           "y = checkpoint(lambda t: (t * w).sin(), x, use_reentrant=True)\n"
+           "loss = y.sum()\n")
+    r = check(src, per_node=True)
+    node = next(n for n in r.nodes if n.name == "CheckpointFunctionBackward")
+    assert r.ok and node.status == "ok" and node.line == 4
+    got = by_name(r)
+    assert np.allclose(got["x"].analytic, np.cos([0.5, -2.0]) * [0.5, -1.0])  # d sin(t w)/dt
+    assert np.allclose(got["w"].analytic, np.cos([0.5, -2.0]) * [1.0, 2.0])
+
+
 def test_wrong_backward_sample_is_caught_and_named():
     r = check((ROOT / "samples" / "wrong_backward.py").read_text(encoding="utf-8"), per_node=True)
     assert not r.ok and {i.name for i in r.inputs if not i.ok} == {"x", "w"}

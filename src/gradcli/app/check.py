@@ -629,10 +629,10 @@ def _check_call(call: _OpCall, s: CheckSettings, recorder: _Recorder) -> tuple:
     roots = [(o, v) for o, v in zip(outs, vs) if o._requires_grad and o._dtype.is_floating_point]
     if not roots:
         raise _Unchecked(f"the replayed {call.op} has no output that requires grad")
-    grads = engine.grad([o for o, _ in roots], leaves, [Tensor._from_data(v.astype(o._dtype.np), o._dtype)
-                                                        for o, v in roots], allow_unused=True)
-    analytic = [np.zeros(base[i][0].shape) if g is None else np.array(g._data, dtype=np.float64)
-                for i, g in zip(diff, grads)]
+    # backward() into the fresh leaves, not grad(): the reentrant checkpoint refuses grad()
+    engine.backward([o for o, _ in roots], [Tensor._from_data(v.astype(o._dtype.np), o._dtype) for o, v in roots])
+    analytic = [np.zeros(base[i][0].shape) if t._grad is None else np.array(t._grad._data, dtype=np.float64)
+                for i, t in zip(diff, leaves)]
 
     def f(values_np: list) -> float:
         vals = [Tensor._from_data(v, base[i][1]) for i, v in enumerate(values_np)]
