@@ -143,6 +143,16 @@ def _next_edges(node: Any) -> list[tuple[Any, int]]:
     return edges
 
 
+def _grad_fn(t: Any) -> Any:
+    """``t.grad_fn``, or None where reading it raises (a view whose base changed in place, as PyTorch)."""
+    from ..errors import GradcliError
+
+    try:
+        return t.grad_fn
+    except GradcliError:
+        return None
+
+
 def _tensor_map(result: Any) -> tuple[dict[int, list[str]], dict[int, list[str]], dict[str, Any]]:
     """id(grad_fn) -> names, id(leaf tensor) -> names, name -> tensor."""
     by_fn: dict[int, list[str]] = {}
@@ -150,7 +160,7 @@ def _tensor_map(result: Any) -> tuple[dict[int, list[str]], dict[int, list[str]]
     tensors: dict[str, Any] = {}
     for name, t in result.tensors:
         tensors[name] = t
-        fn = t.grad_fn
+        fn = _grad_fn(t)
         if fn is not None:
             by_fn.setdefault(id(fn), []).append(name)
         else:
@@ -163,7 +173,7 @@ def _default_roots(result: Any) -> list[tuple[str, Any]]:
     starts: list[tuple[str, Any]] = []
     seen_fn: set[int] = set()
     for name, t in result.tensors:
-        fn = t.grad_fn
+        fn = _grad_fn(t)
         if fn is not None and id(fn) not in seen_fn:
             seen_fn.add(id(fn))
             starts.append((name, fn))
@@ -197,7 +207,7 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
                 known = ", ".join(tensors) or "none"
                 raise UsageProblem(f"--root {name}: the file has no tensor named {name!r}",
                                    f"Tensors at the end of the run: {known}.")
-            fn = t.grad_fn
+            fn = _grad_fn(t)
             if fn is None:
                 acc = getattr(t, "_acc", None)
                 node = acc() if callable(acc) else None
@@ -383,13 +393,32 @@ def check_output_not_input(path: Optional[str], source: str) -> None:
                            "Choose another file name for the graph.")
 
 
+def _unnamed_file(folder: str) -> Optional[int]:
+    """A file in ``folder`` without a name (Linux ``O_TMPFILE``): killed mid-write, nothing is left behind."""
+    flag = getattr(os, "O_TMPFILE", None)
+    if flag is None:
+        return None
+    try:
+        return os.open(folder, flag | os.O_WRONLY, 0o666)
+    except OSError:  # a file system without O_TMPFILE support
+        return None
+
+
 def write_atomic(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    The temporary file is unnamed while it is written (``O_TMPFILE`` where the system has it), and gets
+    a unique name only for the instant of the rename: a gradcli killed mid-write leaves the old
+    ``path`` intact and no temporary file; parallel gradcli processes never share a name.
+    """
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise UsageProblem(f"--output {path}: the folder {folder} does not exist")
+    tmp: Optional[str] = None
+    fd = _unnamed_file(folder)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".gradcli-", suffix=".tmp", dir=folder)
+        if fd is None:
+            fd, tmp = tempfile.mkstemp(prefix=".gradcli-", suffix=".tmp", dir=folder)
     except OSError as exc:
         raise UsageProblem(f"--output {path}: cannot write in {folder}: {exc.strerror or exc}") from None
     try:
@@ -397,12 +426,22 @@ def write_atomic(path: str, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+            if tmp is None:
+                name = os.path.join(folder, f".gradcli-{os.getpid()}-{os.urandom(6).hex()}.tmp")
+                proc = os.open("/proc", os.O_RDONLY)
+                try:  # linkat(AT_SYMLINK_FOLLOW) of /proc/self/fd/N: how an O_TMPFILE file gets a name
+                    os.link(f"self/fd/{fh.fileno()}", name, src_dir_fd=proc, follow_symlinks=True)
+                finally:
+                    os.close(proc)
+                tmp = name
         os.replace(tmp, path)
     except OSError as exc:
-        _remove_quietly(tmp)
+        if tmp is not None:
+            _remove_quietly(tmp)
         raise UsageProblem(f"--output {path}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
-        _remove_quietly(tmp)
+        if tmp is not None:
+            _remove_quietly(tmp)
         raise
 
 

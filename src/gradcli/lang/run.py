@@ -45,6 +45,7 @@ import re
 import sys
 import gc
 import threading
+import warnings
 from typing import Any, Callable, Optional, Union
 
 from ..errors import GradcliError, error_class, set_warning_sink
@@ -299,7 +300,10 @@ class _Runner:
         position.loc = None
         state.watch(interp.budget)
         try:
-            with interp, _DataLimit(self.limits.max_memory):
+            # Python warnings of numpy/the engine (ComplexWarning ...) never reach the real stderr: gradcli's
+            # own warnings go through errors.warn; one run at a time, so the global filter is fine here
+            with interp, _DataLimit(self.limits.max_memory), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
                 try:
                     body = interp.compile_module(tree)
                 except GradcliError as e:  # a construct the compiler refuses (validate should have)

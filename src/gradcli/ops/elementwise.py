@@ -562,7 +562,10 @@ def round_decimals(input, *, decimals=None):
         raise TypeError(f"round(): argument 'input' must be Tensor, not {type(input).__name__}")
     if not input._dtype.is_floating_point:
         raise _runtime_error(f'"round_cpu" not implemented for \'{_TYPE_NAMES.get(input._dtype.name, input._dtype.name)}\'')
-    ten = input._dtype.np.type(10.0 ** abs(int(decimals)))
+    try:
+        ten = input._dtype.np.type(10.0 ** abs(int(decimals)))
+    except OverflowError:  # |decimals| > 308: PyTorch's power is inf too, and the result nan
+        ten = input._dtype.np.type(np.inf)
     d = input._data
     data = np.rint(d * ten) / ten if decimals >= 0 else np.rint(d / ten) * ten
     out, _ = record(RoundBackward1, data, input._dtype, (input,))

@@ -1,0 +1,160 @@
+"""Issue 8 at the command line: internal errors, and no data lost.
+
+* a bug inside gradcli (here: an engine function made to fail) is one "internal error" panel, exit 70,
+  the traceback only with --debug;
+* gradcli writes only the files the user names, atomically: killed (SIGKILL) in the middle of writing
+  ``--output``, or failing half-way, the old file is intact and no temporary file is left; the input is
+  never the output; processes running side by side share nothing and leave nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from gradcli.cli import app
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+PROGRAM = "x = torch.tensor([1.0, 2.0], requires_grad=True)\nw = torch.ones(2, requires_grad=True)\n" \
+          "y = (x * w).sum()\ny.backward()\nprint(x.grad)\n"
+OLD = "digraph old { precious -> data }\n"
+
+
+# --- internal errors ------------------------------------------------------------------------------------
+def _break_engine(monkeypatch, exc: BaseException):
+    import gradcli.autograd.engine as engine
+
+    def broken(*args, **kwargs):
+        raise exc
+
+    monkeypatch.setattr(engine, "_make_grads", broken)
+
+
+@pytest.mark.parametrize("exc", [ZeroDivisionError("engine bug"), KeyError("engine bug"),
+                                 AttributeError("engine bug"), ValueError("engine bug")])
+def test_engine_bug_is_one_internal_error_panel(runner, monkeypatch, exc):
+    _break_engine(monkeypatch, exc)
+    r = runner.invoke(app, ["run", "-"], input=PROGRAM)
+    assert r.exit_code == 70, (r.stdout, r.stderr)
+    assert r.stderr.count("internal error") == 1 and "engine bug" in r.stderr
+    assert "Traceback" not in r.stdout + r.stderr and "--debug" in r.stderr
+    assert "report" in r.stderr  # how to report it
+
+
+def test_engine_bug_traceback_only_with_debug(runner, monkeypatch):
+    _break_engine(monkeypatch, ZeroDivisionError("engine bug"))
+    r = runner.invoke(app, ["run", "-", "--debug", "--json"], input=PROGRAM)
+    assert r.exit_code == 70
+    assert "Traceback (most recent call last)" in r.stderr and "_make_grads" in r.stderr
+    assert r.stdout == ""  # --json: no half document
+
+
+def test_renderer_bug_is_an_internal_error(runner, monkeypatch):
+    import gradcli.app.render.human as human
+
+    def broken(*a, **k):
+        raise IndexError("renderer bug")
+
+    monkeypatch.setattr(human, "short_values", broken)
+    r = runner.invoke(app, ["run", "-"], input=PROGRAM)
+    assert r.exit_code == 70 and "internal error" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_engine_bug_in_a_real_process_prints_no_traceback(tmp_path):
+    code = (
+        "import sys\nsys.path.insert(0, %r)\nimport gradcli.autograd.engine as e\n"
+        "def broken(*a, **k):\n    raise RuntimeError('engine bug')\ne._make_grads = broken\n"
+        "from gradcli.cli import main\nsys.exit(main(['run', 'p.py']))\n" % str(SRC)
+    )
+    (tmp_path / "p.py").write_text(PROGRAM)
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ, NO_COLOR="1"))
+    assert p.returncode == 70 and "internal error" in p.stderr
+    assert "Traceback" not in p.stdout + p.stderr
+
+
+# --- no data lost -----------------------------------------------------------------------------------------
+def test_output_is_never_the_input(runner, tmp_path):
+    src = tmp_path / "graph.dot"
+    src.write_text(PROGRAM)
+    r = runner.invoke(app, ["graph", str(src), "--output", str(src)])
+    assert r.exit_code == 2 and "input" in r.stderr
+    assert src.read_text() == PROGRAM
+    link = tmp_path / "other.dot"
+    os.symlink(src, link)  # the same file under another name
+    assert runner.invoke(app, ["graph", str(src), "--output", str(link)]).exit_code == 2
+    assert src.read_text() == PROGRAM
+
+
+def test_write_failing_half_way_keeps_the_old_output(runner, tmp_path, monkeypatch):
+    import gradcli.app.graph as graph
+
+    (tmp_path / "p.py").write_text(PROGRAM)
+    out = tmp_path / "out.dot"
+    out.write_text(OLD)
+
+    def full_disk(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(graph.os, "fsync", full_disk)
+    r = runner.invoke(app, ["graph", str(tmp_path / "p.py"), "--output", str(out)])
+    assert r.exit_code == 2 and "No space left" in r.stderr
+    assert out.read_text() == OLD
+    assert sorted(os.listdir(tmp_path)) == ["out.dot", "p.py"]
+
+
+def test_killed_mid_write_keeps_the_old_output(tmp_path):
+    # the child writes the whole graph, then stalls before its fsync/rename; SIGKILL it there
+    (tmp_path / "p.py").write_text(PROGRAM)
+    (tmp_path / "out.dot").write_text(OLD)
+    marker = tmp_path.parent / (tmp_path.name + "-writing")
+    code = (
+        "import os, sys, time\nsys.path.insert(0, %r)\n"
+        "def stall(fd):\n    open(%r, 'w').close()\n    time.sleep(120)\nos.fsync = stall\n"
+        "from gradcli.cli import main\nsys.exit(main(['graph', 'p.py', '--output', 'out.dot']))\n"
+    ) % (str(SRC), str(marker))
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while not marker.exists() and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+        assert marker.exists(), "the child never started writing"
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        marker.unlink(missing_ok=True)
+    assert (tmp_path / "out.dot").read_text() == OLD
+    assert sorted(os.listdir(tmp_path)) == ["out.dot", "p.py"]  # no temporary file either
+
+
+def test_parallel_processes_share_nothing(tmp_path):
+    work, home, tmp = tmp_path / "work", tmp_path / "home", tmp_path / "tmp"
+    for d in (work, home, tmp):
+        d.mkdir()
+    (work / "p.py").write_text(PROGRAM)
+    env = dict(os.environ, HOME=str(home), TMPDIR=str(tmp), XDG_CACHE_HOME=str(home / ".cache"),
+               PYTHONPATH=str(SRC), PYTHONDONTWRITEBYTECODE="1", NO_COLOR="1")
+    cmds = [["graph", "p.py", "--format", "dot", "--output", f"g{i}.dot"] for i in range(4)]
+    cmds += [["graph", "p.py", "--format", "dot", "--output", "same.dot"] for _ in range(3)]
+    cmds += [["run", "p.py", "--json"] for _ in range(3)]
+    procs = [subprocess.Popen([sys.executable, "-m", "gradcli", *c], cwd=work, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE) for c in cmds]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0] * len(cmds), [o[1][-500:] for o in outs]
+    reference = subprocess.run([sys.executable, "-m", "gradcli", "graph", "p.py", "--format", "dot"], cwd=work,
+                               env=env, capture_output=True, timeout=120).stdout.decode()
+    for name in [f"g{i}.dot" for i in range(4)] + ["same.dot"]:
+        assert (work / name).read_text() == reference
+    runs = {o[0] for o in outs[-3:]}
+    assert len(runs) == 1  # the same JSON from each run
+    assert sorted(os.listdir(work)) == sorted(["p.py", "same.dot"] + [f"g{i}.dot" for i in range(4)])
+    assert os.listdir(home) == [] and os.listdir(tmp) == []  # no cache, config or temporary files

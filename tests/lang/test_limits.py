@@ -1,0 +1,218 @@
+"""Resource limits (issue 8, Must have 3): each is a ``limit`` error naming the limit and what raises it.
+
+Defaults keep a 24 GiB, 2-core machine responsive (lang.limits.Limits, autograd.limits): tensors of at
+most 10^8 elements, 4 GiB of live memory, 10^7 steps, 60 s, 200 nested calls, a syntax tree 200 deep
+(brackets 100), 1 MB of source, 10^7 printed characters.  The tests use small limits so they run fast.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import needs_engine
+
+from gradcli.lang.limits import DEFAULT_LIMITS
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def limit(r, option_hint: str, words: str = ""):
+    assert not r.ok and r.error is not None, "the run should have hit a limit"
+    assert r.error.kind == "limit", r.error
+    assert option_hint in r.error.hint, r.error.hint
+    assert words in r.error.message, r.error.message
+    return r.error
+
+
+def test_defaults_fit_a_24_gib_two_core_machine():
+    d = DEFAULT_LIMITS
+    assert d.max_elements == 10**8 and d.max_memory == 4 << 30 and d.max_steps == 10**7 and d.timeout == 60
+    assert d.max_call_depth == 200 and d.max_ast_depth == 200 and d.max_nesting == 100
+    assert d.max_source_bytes == 1_000_000 and d.max_output == 10**7
+
+
+# --- tensor elements and live bytes ----------------------------------------------------------------------
+@needs_engine
+@pytest.mark.parametrize("src", [
+    "x = torch.zeros(10**9)\n",
+    "x = torch.ones(2**31, 2**31)\n",
+    "x = torch.ones(1).expand(10**9)\n",
+    "x = torch.ones(10**4).repeat(10**5)\n",
+    "x = torch.arange(10**10)\n",
+    "x = torch.ones(10**5, 1) @ torch.ones(1, 10**5)\n",
+    "x = torch.cat([torch.ones(10**7)] * 20)\n",
+])
+def test_tensor_elements(run, src):
+    e = limit(run(src, max_elements=10**8), "--max-elements", "elements")
+    assert e.line == 1
+
+
+@needs_engine
+def test_live_memory_of_tensors(run):
+    # 60 tensors of 10^6 float32: 240 MB held, over a 64 MiB budget; refused before the allocation
+    src = "L = []\nfor i in range(60):\n    L.append(torch.ones(10**6))\n"
+    e = limit(run(src, max_memory=64 << 20), "--max-memory", "memory limit of 64 MiB")
+    assert e.line == 3
+    assert run(src, max_memory=1 << 30).ok
+
+
+@needs_engine
+def test_live_memory_of_python_objects(run):
+    # many small lists: no single allocation is big; the clock-time check of the budget sees the growth
+    src = "L = [[i] for i in range(3 * 10**6)]\n"
+    limit(run(src, max_memory=64 << 20, max_steps=10**8), "--max-memory", "memory")
+
+
+@needs_engine
+def test_memory_backstop_for_broadcasting(run):
+    # two small tensors broadcast to 4.9e9 elements (19.6 GB): no op-level check sees it coming, the
+    # RLIMIT_DATA backstop makes the allocation fail instead of filling the machine
+    t0 = time.monotonic()
+    r = run("a = torch.ones(70000, 1)\nb = torch.ones(1, 70000)\nc = a + b\n", max_memory=256 << 20)
+    e = limit(r, "--max-memory", "memory")
+    assert e.line == 3 and time.monotonic() - t0 < 30
+
+
+@needs_engine
+def test_tolist_of_a_huge_tensor_costs_steps(run):
+    # 10^8 Python floats (3.2 GB) would be built in one C call: charged to the step budget first
+    limit(run("L = torch.zeros(10**8).tolist()\n", max_elements=10**8), "--max-steps", "steps")
+
+
+# --- steps, time, calls, expressions, source, output -----------------------------------------------
+def test_loop_steps(run):
+    e = limit(run("n = 0\nwhile True:\n    n += 1\n", max_steps=10_000), "--max-steps", "10,000 steps")
+    assert e.line == 2
+
+
+def test_wall_clock(run):
+    t0 = time.monotonic()
+    e = limit(run("while True:\n    pass\n", timeout=0.5, max_steps=10**12), "--timeout", "time limit of 0.5 s")
+    assert e.line == 1 and time.monotonic() - t0 < 5
+
+
+def test_call_depth(run):
+    e = limit(run("def f(n):\n    return f(n + 1)\nf(0)\n"), "recursion", "200 deep")
+    assert e.line == 2
+
+
+def test_expression_depth(run):
+    limit(run("x = " + "- " * 400 + "1\n"), "smaller statements", "levels deep")
+    limit(run("x = " + "(" * 150 + "1" + ")" * 150 + "\n"), "smaller statements", "nested more than 100")
+
+
+def test_source_size(run):
+    limit(run("x = 1\n" * 200_000), "Split the file", "bytes")
+
+
+def test_output_size(run):
+    limit(run("for i in range(10**6):\n    print('x' * 20)\n", max_output=10**6), "Print less", "printed more")
+
+
+@needs_engine
+def test_printing_a_huge_tensor_is_summarised(run):
+    # PyTorch prints 6 values of a 10^8-element tensor; so does gradcli, without building a huge string
+    t0 = time.monotonic()
+    r = run("x = torch.zeros(10**8)\nprint(x)\nprint(x.reshape(10**4, 10**4))\nprint(f'{x}')\n")
+    assert r.ok, r.error
+    assert r.stdout.splitlines()[0] == "tensor([0., 0., 0.,  ..., 0., 0., 0.])"
+    assert len(r.stdout) < 1000 and time.monotonic() - t0 < 30
+
+
+# --- exponential graphs ---------------------------------------------------------------------------------
+@needs_engine
+def test_doubling_graph(run):
+    # y = y + y sixty times: 60 nodes, each used twice; backward is linear (dependency counts)
+    t0 = time.monotonic()
+    r = run("x = torch.tensor(1.0, requires_grad=True)\ny = x\nfor i in range(60):\n    y = y + y\n"
+            "y.backward()\nprint(x.grad)\n")
+    assert r.ok, r.error
+    assert r.stdout == "tensor(1.1529e+18)\n" and time.monotonic() - t0 < 5
+
+
+@needs_engine
+def test_diamond_graph(run):
+    # 60 diamonds (2^60 paths from the root to x): still one visit per node
+    t0 = time.monotonic()
+    r = run("x = torch.tensor([1.0, 2.0], requires_grad=True)\na = x\nfor i in range(60):\n"
+            "    b = a * 0.5\n    c = a * 0.5\n    a = b + c\nl = a.sum()\nl.backward()\nprint(x.grad)\n")
+    assert r.ok, r.error
+    assert r.stdout == "tensor([1., 1.])\n" and time.monotonic() - t0 < 5
+
+
+@needs_engine
+def test_exponential_higher_order_graph_hits_the_clock(run):
+    # each create_graph derivative of tanh doubles the graph: one step per grad, exponential work inside
+    # the engine -- the backward pass checks the clock every few hundred nodes
+    t0 = time.monotonic()
+    r = run("x = torch.tensor(0.5, requires_grad=True)\ng = torch.tanh(x)\nfor i in range(40):\n"
+            "    g, = torch.autograd.grad(g, x, create_graph=True)\n", timeout=1.0)
+    e = limit(r, "--timeout", "time limit")
+    assert e.line == 4 and time.monotonic() - t0 < 10
+
+
+@needs_engine
+def test_repeat_a_billion_times(run):
+    src = "x = torch.ones(3, requires_grad=True)\ny = (x * 2).sum()\n"
+    r = run(src, repeat=10**9, retain_graph=True, max_steps=5000)
+    limit(r, "--max-steps", "steps")
+    assert r.error.line is None  # raised by the backward gradcli runs after the file
+    x = dict(r.tensors)["x"]
+    assert 2 * 4000 <= float(x.grad[0]) <= 2 * 5001
+
+
+# --- deep recursion inside C (repr, ==, hash of nested data) never crashes the process --------------
+@needs_engine
+@pytest.mark.parametrize("tail", [
+    "s = str(L)\n",
+    "M = []\nfor i in range(150000):\n    M = [M]\nb = L == M\n",
+    "d = {}\nfor i in range(150000):\n    d = {'a': d}\ns = str(d)\n",
+    "t = ()\nfor i in range(150000):\n    t = (t,)\nh = {t: 1}\n",
+])
+def test_deep_c_recursion_is_an_error_or_works(run, tail):
+    # a 190-deep expression raises the Python recursion limit to ~44,000; C recursion on the program's data
+    # runs on the worker's big stack: a RecursionError (limit) or a result, never a segmentation fault
+    src = "d0 = " + "- " * 190 + "1\nL = []\nfor i in range(150000):\n    L = [L]\n" + tail
+    r = run(src, max_steps=10**6)
+    assert r.ok or r.error.kind == "limit", r.error
+
+
+# --- the hard deadline: one long engine operation --------------------------------------------------------
+def _gradcli(args: list, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""), NO_COLOR="1")
+    return subprocess.run([sys.executable, "-m", "gradcli", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=timeout, env=env)
+
+
+@needs_engine
+def test_hard_deadline_stops_one_long_operation(tmp_path):
+    # a 6000x6000 matmul chain runs far longer than 1 s inside BLAS, where no step is counted: the run is
+    # abandoned at --timeout + 2 s with the limit error at the running line, and the process exits
+    (tmp_path / "mm.py").write_text("a = torch.ones(6000, 6000)\nb = a @ a\nc = b @ a\nd = c @ a\n")
+    t0 = time.monotonic()
+    p = _gradcli(["run", "mm.py", "--timeout", "1", "--json"], tmp_path)
+    took = time.monotonic() - t0
+    assert p.returncode == 1, p.stderr
+    doc = json.loads(p.stdout)
+    assert doc["error"]["kind"] == "limit" and doc["error"]["line"] in (2, 3, 4)
+    assert "--timeout" in doc["error"]["hint"] and doc["tensors"] == []
+    assert took < 30 and "Traceback" not in p.stderr
+
+
+@needs_engine
+def test_limits_through_the_cli_name_their_option(tmp_path):
+    (tmp_path / "big.py").write_text("L = []\nfor i in range(60):\n    L.append(torch.ones(10**6))\n")
+    p = _gradcli(["run", "big.py", "--max-memory", "64M"], tmp_path)
+    assert p.returncode == 1 and "error: limit" in p.stdout and "--max-memory" in p.stdout, p.stdout
+    p = _gradcli(["run", "big.py", "--max-memory", "lots"], tmp_path)
+    assert p.returncode == 2 and "--max-memory" in p.stderr
+    p = _gradcli(["run", "big.py", "--max-elements", "1000"], tmp_path)
+    assert p.returncode == 1 and "--max-elements" in p.stdout
+    p = _gradcli(["run", "big.py", "--max-steps", "10"], tmp_path)
+    assert p.returncode == 1 and "--max-steps" in p.stdout
