@@ -47,7 +47,7 @@ class TensorState:
     def flags(self) -> str:
         if self.grad_fn:
             return self.grad_fn
-        return "leaf, requires grad" if self.requires_grad else "leaf, no grad"
+        return "leaf, rg" if self.requires_grad else "leaf, no rg"
 
 
 @dataclass

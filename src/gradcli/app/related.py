@@ -152,9 +152,14 @@ class _Story:
         who = f"`{note.name}`" if note.name else "the root"
         what = _LOST.get(note.kind, "tracking ended here")
         subject = self.lost_subject(note) or who
-        out = [_entry("tracking lost", (note.line, note.col), f"{subject}: {what}")]
+        loc = (note.line, note.col)
+        created = [r for r in note.related if r.get("role") == "created" and r.get("line") is not None]
+        if note.kind == "requires_grad_false" and created:  # never tracked: where the leaf was made
+            loc = (created[-1]["line"], created[-1]["col"])
+            subject = str(created[-1]["text"]).split(" created", 1)[0]
+        out = [_entry("tracking lost", loc, f"{subject}: {what}")]
         for r in note.related:
-            if r.get("line") is not None and r.get("line") == note.line:
+            if r.get("line") is not None and r.get("line") == loc[0]:
                 continue  # the tracking-lost line itself
             out.append(dict(r))
         return out

@@ -41,9 +41,9 @@ def modes_table(report: Any) -> Table:
     outcome: list[Any] = [Text("outcome")]
     base = report.runs[0].error
     for i, r in enumerate(report.runs):
-        t = "ok" if r.error is None else f"{r.error[0]}" + (f" at line {r.error[1]}" if r.error[1] else "")
+        t = "ok" if r.error is None else f"{r.error[0]}" + (f"\nat line {r.error[1]}" if r.error[1] else "")
         if i > 0 and r.error != base:
-            outcome.append(Text("* " + t, style="bold yellow"))
+            outcome.append(Text("* " + t, style="bold yellow", overflow="fold"))
         else:
             outcome.append(Text(t, style="green" if r.error is None else "red"))
     table.add_row(*outcome)
@@ -52,4 +52,5 @@ def modes_table(report: Any) -> Table:
 
 def render_modes(report: Any, out: Any) -> None:
     out.print(modes_table(report))
-    out.print(Text("* differs from the file as written", style="dim"))
+    out.print(Text("* differs from the file as written; rg = requires_grad; a grad_fn name = a non-leaf",
+                   style="dim"))

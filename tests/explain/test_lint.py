@@ -1,0 +1,350 @@
+"""``gradcli lint`` (issue 7, must-have 3): each finding kind with its exact line and certainty, and its
+agreement with what ``run`` then does -- and with what PyTorch does with the same file; "may" where the
+file's behaviour depends on values (both outcomes shown); the table of saved tensors lint relies on agrees
+with the engine; the command's exit status and JSON."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from conftest import gradcli_run, src, torch_doc, torch_tensor
+
+from gradcli.app.lint import KINDS, SAVES, lint_source
+
+
+@dataclass
+class Case:
+    id: str
+    kind: str
+    source: str
+    line: int
+    facts: tuple = ()
+
+
+CASES = [
+    Case("second_backward", "second_backward", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        y.backward()
+        y.backward()
+        """), 4, ("line 3 freed", "retain_graph=True")),
+    Case("second_backward_shared_history", "second_backward", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = x.exp()
+        a = h.sum()
+        b = (h * 2).sum()
+        a.backward()
+        b.backward()
+        """), 6, ("exp made at line 2", "line 5 freed")),
+    Case("leaf_inplace", "leaf_inplace", src("""
+        w = torch.ones(3, requires_grad=True)
+        w.add_(1)
+        """), 2, ("add_()", "`w`", "torch.no_grad()")),
+    Case("leaf_inplace_augmented", "leaf_inplace", src("""
+        w = torch.ones(3, requires_grad=True)
+        w += 1
+        """), 2, ("add_()",)),
+    Case("leaf_inplace_view", "leaf_inplace", src("""
+        w = torch.ones(3, requires_grad=True)
+        w[0] = 5.0
+        """), 2, ("`w`",)),
+    Case("inplace_saved_result", "inplace_saved", src("""
+        x = torch.tensor([0.0, 1.0], requires_grad=True)
+        s = torch.sigmoid(x)
+        s.mul_(2)
+        s.sum().backward()
+        """), 3, ("mul_()", "`s`", "sigmoid made at line 2", "backward at line 4")),
+    Case("inplace_saved_leaf_update", "inplace_saved", src("""
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        x = torch.tensor([3.0, 4.0], requires_grad=True)
+        y = (w * x).sum()
+        with torch.no_grad():
+            w -= 0.1
+        y.backward()
+        """), 5, ("sub_()", "`w`", "backward at line 6")),
+    Case("non_scalar_backward", "non_scalar_backward", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.backward()
+        """), 3, ("shape [2]", "gradient=")),
+    Case("non_scalar_backward_grad", "non_scalar_backward", src("""
+        x = torch.ones(2, 3, requires_grad=True)
+        y = x.sum(dim=0)
+        g = torch.autograd.grad(y, x)
+        """), 3, ("shape [3]",)),
+    Case("non_leaf_grad", "non_leaf_grad", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        z = y.sum()
+        z.backward()
+        print(y.grad)
+        """), 5, ("`y` is not a leaf", "retain_grad()")),
+    Case("grad_accumulates", "grad_accumulates", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        for i in range(3):
+            loss = (x * x).sum()
+            loss.backward()
+        """), 4, ("3 iterations", "`x.grad`")),
+    Case("non_leaf_requires_grad", "non_leaf_requires_grad", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.requires_grad_(False)
+        """), 3, ("`y` is not a leaf", "detach()")),
+    Case("non_leaf_requires_grad_attribute", "non_leaf_requires_grad", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.requires_grad = False
+        """), 3),
+    Case("data_use", "data_use", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        x.data.mul_(10)
+        y.backward()
+        """), 3, (".data", "version-checked")),
+]
+
+
+def test_every_kind_has_a_case():
+    assert {c.kind for c in CASES} == set(KINDS)
+
+
+def only(case: Case):
+    found = lint_source(case.source, "case.py").findings
+    mine = [f for f in found if f.kind == case.kind]
+    assert len(mine) == 1, found
+    return mine[0], found
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_finding(case: Case):
+    f, found = only(case)
+    assert f.line == case.line and f.certain, f
+    for fact in case.facts:
+        assert fact in f.message + " " + f.hint, (fact, f.message)
+    assert not f.message.startswith("May")
+    # nothing else is reported on a file that makes just this mistake (the .data case has no other)
+    assert [g.kind for g in found] == [case.kind]
+
+
+def agreement(result, f) -> None:
+    """What run did agrees with the finding's ``expect``."""
+    exp = f.expect
+    if exp is None:
+        return
+    if "error" in exp:
+        assert result.error is not None and (result.error.kind, result.error.line) == (exp["error"], exp["line"])
+    elif "warning" in exp:
+        assert (exp["warning"], exp["line"]) in [(w.kind, w.line) for w in result.warnings]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.kind not in ("grad_accumulates", "data_use")],
+                         ids=lambda c: c.id)
+def test_run_agrees(case: Case):
+    f, _ = only(case)
+    assert f.expect is not None
+    agreement(gradcli_run(case.source), f)
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", [c for c in CASES if c.kind not in ("grad_accumulates", "data_use")],
+                         ids=lambda c: c.id)
+def test_pytorch_agrees(case: Case):
+    f, _ = only(case)
+    doc = torch_doc(case.source)
+    exp = f.expect
+    if "error" in exp:
+        assert doc["error"] is not None and (doc["error"]["kind"], doc["error"]["line"]) == (exp["error"], exp["line"])
+    else:
+        assert (exp["warning"], exp["line"]) in [(w["kind"], w["line"]) for w in doc["warnings"]]
+
+
+def test_grad_accumulates_agrees_with_run():
+    case = next(c for c in CASES if c.kind == "grad_accumulates")
+    f, _ = only(case)
+    assert f.expect == {"accumulates": ["x"], "iterations": 3}
+    r = gradcli_run(case.source)
+    assert r.ok
+    x = dict(r.tensors)["x"]
+    # each iteration adds d(sum x^2)/dx = 2x: after 3 iterations .grad is 3 * 2x, not 2x
+    np.testing.assert_allclose(x._grad._data, 3 * 2 * np.array([1.0, 2.0]))
+
+
+@pytest.mark.torch
+def test_grad_accumulates_agrees_with_pytorch():
+    case = next(c for c in CASES if c.kind == "grad_accumulates")
+    assert torch_tensor(torch_doc(case.source), "x")["grad"] == [6.0, 12.0]
+
+
+def test_zeroed_loop_is_clean_and_runs():
+    source = src("""
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        for step in range(3):
+            loss = (w * w).sum()
+            loss.backward()
+            with torch.no_grad():
+                w -= 0.1 * w.grad
+            w.grad = None
+        """)
+    assert lint_source(source, "case.py").findings == []
+    assert gradcli_run(source).ok
+
+
+def test_data_use_agrees_with_run():
+    """.data escapes the version check: the run succeeds and the gradient uses the changed values; the
+    same change through detach() is caught (inplace_modified)."""
+    case = next(c for c in CASES if c.kind == "data_use")
+    f, _ = only(case)
+    assert f.expect is None
+    r = gradcli_run(case.source)
+    assert r.ok
+    np.testing.assert_allclose(dict(r.tensors)["x"]._grad._data, [20.0, 40.0])  # 2 * (10 x), not 2 x
+    checked = gradcli_run(case.source.replace("x.data.mul_(10)", "x.detach().mul_(10)"))
+    assert (checked.error.kind, checked.error.line) == ("inplace_modified", 4)
+
+
+@pytest.mark.torch
+def test_data_use_agrees_with_pytorch():
+    case = next(c for c in CASES if c.kind == "data_use")
+    assert torch_tensor(torch_doc(case.source), "x")["grad"] == [20.0, 40.0]
+    doc = torch_doc(case.source.replace("x.data.mul_(10)", "x.detach().mul_(10)"))
+    assert (doc["error"]["kind"], doc["error"]["line"]) == ("inplace_modified", 4)
+
+
+# --- "may" ---------------------------------------------------------------------------------------
+MAYBE = src("""
+    x = torch.tensor(v, requires_grad=True)
+    y = (x * x).sum()
+    if x.sum() > 0:
+        y.backward()
+    y.backward()
+    """)
+
+
+def test_undecidable_second_backward_says_may():
+    found = lint_source(MAYBE, "case.py").findings
+    assert [(f.kind, f.line, f.certain) for f in found] == [("second_backward", 5, False)]
+    assert found[0].message.startswith("May:") and found[0].expect is None
+
+
+@pytest.mark.parametrize("v, fails", [("[1.0, 2.0]", True), ("[-1.0, -2.0]", False)])
+def test_may_is_both_outcomes(v, fails):
+    r = gradcli_run(MAYBE, sets=[("v", v)])
+    assert (r.error is not None and (r.error.kind, r.error.line) == ("second_backward", 5)) == fails
+    assert r.ok != fails
+
+
+def test_unknown_loop_count_says_may():
+    found = lint_source(src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        n = 3
+        while n > 0:
+            n = n - 1
+            loss = (x * 2).sum()
+            loss.backward()
+        """), "case.py").findings
+    assert [(f.kind, f.line, f.certain) for f in found] == [("grad_accumulates", 6, False)]
+
+
+def test_unknown_op_second_backward_says_may():
+    found = lint_source(src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x.cosh().sum()
+        y.backward()
+        y.backward()
+        """), "case.py").findings
+    assert [(f.kind, f.certain) for f in found] == [("second_backward", True)]  # cosh saves self: certain
+    found = lint_source(src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x.erfinv().sum()
+        y.backward()
+        y.backward()
+        """), "case.py").findings
+    assert [(f.kind, f.certain) for f in found] == [("second_backward", False)]
+
+
+def test_no_false_alarm_when_nothing_was_saved():
+    """(x + 1).sum() saves nothing: PyTorch runs the second backward, and lint says nothing."""
+    source = src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x + 1).sum()
+        y.backward()
+        y.backward()
+        """)
+    assert lint_source(source, "case.py").findings == []
+    r = gradcli_run(source)
+    assert r.ok and dict(r.tensors)["x"]._grad._data.tolist() == [2.0, 2.0]
+
+
+def test_retain_graph_and_function_calls():
+    source = src("""
+        def loss_of(t):
+            return (t * t).sum()
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = loss_of(x)
+        y.backward(retain_graph=True)
+        y.backward()
+        y.backward()
+        """)
+    found = lint_source(source, "case.py").findings
+    assert [(f.kind, f.line, f.certain) for f in found] == [("second_backward", 7, True)]
+    r = gradcli_run(source)
+    assert (r.error.kind, r.error.line) == ("second_backward", 7)
+
+
+# --- the table of saved tensors agrees with the engine ---------------------------------------------
+_PROBES = {
+    "exp": "x.exp()", "sigmoid": "x.sigmoid()", "tanh": "x.tanh()", "relu": "x.relu()", "sqrt": "x.sqrt()",
+    "log": "x.log()", "sin": "x.sin()", "cos": "x.cos()", "abs": "x.abs()", "pow": "x.pow(2)",
+    "square": "x.square()", "clamp": "x.clamp(0.5, 1.5)", "mul": "x * y", "div": "x / y", "matmul": "x @ y",
+    "add": "x + y", "sub": "x - y", "neg": "-x", "sum": "x.sum()", "mean": "x.mean()", "view": "x.view(2)",
+    "reshape": "x.reshape(2)", "t": "x.unsqueeze(0).t()", "clone": "x.clone()", "softmax": "x.softmax(0)",
+    "log_softmax": "x.log_softmax(0)", "mse_loss": "F.mse_loss(x, y)", "prod": "x.prod()",
+    "maximum": "torch.maximum(x, y)", "sign": "x.sign()", "reciprocal": "x.reciprocal()",
+}
+
+
+@pytest.mark.parametrize("op", sorted(_PROBES))
+def test_saves_table_matches_the_engine(op):
+    """What lint believes an op saves for backward is what gradcli's engine saves."""
+    r = gradcli_run(f"x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = torch.tensor([3.0, 4.0], "
+                    f"requires_grad=True)\nz = {_PROBES[op]}\n")
+    node = dict(r.tensors)["z"].grad_fn
+    while type(node).__name__ in ("TBackward0", "UnsqueezeBackward0") and SAVES[op] == "none":
+        node = node.next_functions[0][0]
+    saved = [s for s in node._saved if s is not None]
+    rule = SAVES[op]
+    if rule == "none":
+        assert saved == [], (op, saved)
+    else:
+        assert saved, op
+
+
+# --- the command ---------------------------------------------------------------------------------------
+def test_cli_exit_status_and_text(cli):
+    case = next(c for c in CASES if c.id == "inplace_saved_result")
+    code, out, _ = cli(case.source, "lint", "{file}")
+    assert code == 1
+    assert "case.py:3:1  inplace_saved  will fail" in out
+    assert "saved case.py:2:5" in out and "backward case.py:4:1" in out
+    assert "lint: 1 finding (1 certain, 0 may)" in out
+    code, out, _ = cli("x = torch.tensor(1.0, requires_grad=True)\n(x * 2).backward()\n", "lint", "{file}")
+    assert code == 0 and "no autograd mistakes found" in out
+
+
+def test_cli_json(cli):
+    code, out, _ = cli(MAYBE, "lint", "{file}", "--json")
+    assert code == 1
+    doc = json.loads(out)
+    assert doc["schema"] == "gradcli.lint/1" and doc["ok"] is False and doc["error"] is None
+    [f] = doc["findings"]
+    assert set(f) == {"kind", "line", "col", "certain", "message", "hint", "expect", "related"}
+    assert (f["kind"], f["line"], f["certain"], f["expect"]) == ("second_backward", 5, False, None)
+
+
+def test_cli_static_error(cli):
+    code, out, _ = cli("x = (\n", "lint", "{file}", "--json")
+    assert code == 1
+    assert json.loads(out)["error"]["kind"] == "syntax"

@@ -1,0 +1,322 @@
+"""Why-notes (issue 7, must-have 1): one case per explanation kind, with the exact line and the key facts of
+the note; and, for every case, PyTorch's run of the same file shows the state the note explains (the
+gradient really is None, or all zeros, with the flags the note gives)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import pytest
+from conftest import all_zero, gradcli_run, src, torch_doc, torch_tensor
+
+from gradcli.app.why import KINDS, Explainer, explain_all, explain_name
+
+
+@dataclass
+class Case:
+    id: str
+    kind: str
+    source: str
+    name: str
+    line: Optional[int]
+    facts: tuple = ()  # substrings of the message
+    related: tuple = ()  # (role, line) pairs that must be among the note's related lines
+    grad: str = "None"  # "None" or "zeros"
+    options: dict = field(default_factory=dict)
+    torch_flags: dict = field(default_factory=dict)  # requires_grad / is_leaf / grad_fn in PyTorch
+
+
+CASES = [
+    Case("non_leaf", "non_leaf", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        z = y.sum()
+        z.backward()
+        """), "y", 2, ("not a leaf", "MulBackward0", "retain_grad", "`x` gets the gradient"),
+         (("computed", 2),), torch_flags={"is_leaf": False, "grad_fn": "MulBackward0"}),
+    Case("non_leaf_copy_scale", "non_leaf_copy", src("""
+        w = torch.randn(3, requires_grad=True) * 0.01
+        loss = (w * 2).sum()
+        loss.backward()
+        """), "w", 1, ("copy", "MulBackward0", "no name refers to", "created at line 1"),
+         (("copy made", 1), ("leaf created", 1)), torch_flags={"is_leaf": False, "grad_fn": "MulBackward0"}),
+    Case("non_leaf_copy_rebind", "non_leaf_copy", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        x = x.double()
+        loss = (x * x).sum()
+        loss.backward()
+        """), "x", 2, ("ToCopyBackward0", "created at line 1"), (("copy made", 2), ("leaf created", 1)),
+         torch_flags={"is_leaf": False, "grad_fn": "ToCopyBackward0"}),
+    Case("no_grad", "no_grad", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.no_grad():
+            y = x * 2
+        z = (x * y).sum()
+        z.backward()
+        """), "y", 3, ("inside `with torch.no_grad():` (line 2)", "does not require grad"),
+         (("computed", 3), ("grad off", 2)), torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("no_grad_option", "no_grad", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        """), "y", 2, ("--no-grad",), (("computed", 2),), options={"no_grad": True},
+         torch_flags={"requires_grad": False}),
+    Case("set_grad_enabled_call", "set_grad_enabled", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        torch.set_grad_enabled(False)
+        y = x * 2
+        torch.set_grad_enabled(True)
+        z = (x * y).sum()
+        z.backward()
+        """), "y", 3, ("after `torch.set_grad_enabled(False)` (line 2)",), (("computed", 3), ("grad off", 2)),
+         torch_flags={"requires_grad": False}),
+    Case("set_grad_enabled_with", "set_grad_enabled", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.set_grad_enabled(False):
+            y = x * 2
+        z = (x * y).sum()
+        z.backward()
+        """), "y", 3, ("inside `with torch.set_grad_enabled(False):` (line 2)",), (("grad off", 2),),
+         torch_flags={"requires_grad": False}),
+    Case("inference_mode", "inference_mode", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.inference_mode():
+            y = x * 2
+        z = (x * 3).sum()
+        z.backward()
+        """), "y", 3, ("inside `with torch.inference_mode():` (line 2)",), (("grad off", 2),),
+         torch_flags={"requires_grad": False}),
+    Case("no_grad_decorator", "no_grad", src("""
+        @torch.no_grad()
+        def double(t):
+            return t * 2
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = double(x)
+        z = (x * y).sum()
+        z.backward()
+        """), "y", 3, ("decorated @torch.no_grad() (line 1)",), (("computed", 3), ("grad off", 1)),
+         torch_flags={"requires_grad": False}),
+    Case("detach", "detach", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        d = y.detach()
+        loss = (x * 3).sum()
+        loss.backward()
+        """), "d", 3, ("detach() of `y`", "does not require grad"), (("cut", 3),),
+         torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("detach_chain", "detach", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        d = x.detach()
+        e = d * 3
+        loss = (x * e).sum()
+        loss.backward()
+        """), "e", 2, ("computed at line 3", "from `d`", "detach() of `x` at line 2"),
+         (("computed from", 3), ("cut", 2)), torch_flags={"requires_grad": False}),
+    Case("detach_inplace", "detach", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.detach_()
+        loss = (x * 3).sum()
+        loss.backward()
+        """), "y", 3, ("detach_()",), (("cut", 3),), torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("data", "data", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        e = x.data
+        loss = (x * 3).sum()
+        loss.backward()
+        """), "e", 2, (".data of `x`", "version checks"), (("cut", 2),),
+         torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("requires_grad_false", "requires_grad_false", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        w = torch.ones(2)
+        loss = (x * w).sum()
+        loss.backward()
+        """), "w", 2, ("created at line 2", "without requires_grad=True"), (("created", 2),),
+         torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("requires_grad_false_computed", "requires_grad_false", src("""
+        a = torch.ones(2)
+        b = a * 3
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        loss = (x * b).sum()
+        loss.backward()
+        """), "b", 2, ("computed at line 2", "only from `a`", "none of which requires grad"),
+         (("computed from", 2), ("created", 1)), torch_flags={"requires_grad": False}),
+    Case("requires_grad_disabled", "requires_grad_disabled", src("""
+        u = torch.ones(2, requires_grad=True)
+        u.requires_grad_(False)
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        loss = (x * u).sum()
+        loss.backward()
+        """), "u", 2, ("switched off at line 2",), (("switched off", 2),), torch_flags={"requires_grad": False}),
+    Case("requires_grad_attribute", "requires_grad_disabled", src("""
+        u = torch.ones(2, requires_grad=True)
+        u.requires_grad = False
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        loss = (x * u).sum()
+        loss.backward()
+        """), "u", 2, ("switched off at line 2",), torch_flags={"requires_grad": False}),
+    Case("not_reachable_other_graph", "not_reachable", src("""
+        a = torch.tensor(1.0, requires_grad=True)
+        b = torch.tensor(2.0, requires_grad=True)
+        c = b * 3
+        loss = a * 2
+        loss.backward()
+        """), "b", 5, ("starts from `loss`", "not computed from `b`"), (("backward", 5),),
+         torch_flags={"requires_grad": True, "is_leaf": True}),
+    Case("not_reachable_unused", "not_reachable", src("""
+        a = torch.tensor(1.0, requires_grad=True)
+        b = torch.tensor(2.0, requires_grad=True)
+        loss = a * 2
+        loss.backward()
+        """), "b", 4, ("no operation that records a graph ever used it",),
+         torch_flags={"requires_grad": True, "is_leaf": True}),
+    Case("excluded_by_inputs", "excluded_by_inputs", src("""
+        a = torch.tensor(1.0, requires_grad=True)
+        b = torch.tensor(2.0, requires_grad=True)
+        loss = a * b
+        loss.backward(inputs=[a])
+        """), "b", 4, ("inputs=[`a`]", "does not list `b`"), (("backward", 4),),
+         torch_flags={"requires_grad": True}),
+    Case("no_backward", "no_backward", src("""
+        x = torch.tensor([1.0], requires_grad=True)
+        y = (x * 2).sum()
+        n = torch.zeros(1)
+        """), "x", None, ("no backward ran",), torch_flags={"requires_grad": True}),
+    Case("no_backward_error_first", "no_backward", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x.sum()
+        z = y + undefined_name
+        y.backward()
+        """), "x", 3, ("stopped with `name` at line 3",)),
+    Case("backward_failed", "backward_failed", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.backward()
+        """), "x", 3, ("failed with `non_scalar_backward`",), (("failed", 3),),
+         torch_flags={"requires_grad": True}),
+    Case("backward_failed_second", "backward_failed", src("""
+        x = torch.tensor(2.0, requires_grad=True)
+        y = x * x
+        y.backward()
+        x.grad = None
+        y.backward()
+        """), "x", 5, ("failed with `second_backward`",)),
+    Case("autograd_grad", "autograd_grad", src("""
+        x = torch.tensor(2.0, requires_grad=True)
+        y = x ** 2
+        g = torch.autograd.grad(y, x)[0]
+        """), "x", 3, ("torch.autograd.grad", "never writes .grad"), (("autograd.grad", 3),),
+         torch_flags={"requires_grad": True, "is_leaf": True}),
+    Case("grad_reset", "grad_reset", src("""
+        p = torch.tensor([1.0, 2.0], requires_grad=True)
+        loss = (p * p).sum()
+        loss.backward()
+        p.grad = None
+        """), "p", 4, ("backward at line 3", "set back to None", "line 4"), (("backward", 3), ("reset", 4))),
+    Case("grad_zeroed", "grad_zeroed", src("""
+        m = torch.tensor([1.0, 2.0], requires_grad=True)
+        loss = (m * 2).sum()
+        loss.backward()
+        m.grad.zero_()
+        """), "m", 4, ("changed in place at line 4",), (("zeroed", 4),), grad="zeros"),
+    Case("grad_assigned", "grad_assigned", src("""
+        s = torch.tensor([1.0, 2.0], requires_grad=True)
+        loss = (s * 2).sum()
+        loss.backward()
+        s.grad = torch.zeros(2)
+        """), "s", 4, ("assigned it a tensor of zeros made at line 4",), grad="zeros"),
+    Case("zero_gradient_relu", "zero_gradient", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = torch.relu(x - 5)
+        loss = h.sum()
+        loss.backward()
+        """), "x", 2, ("ReluBackward0", "<= 0 at every element"), (("zeroed by", 2),), grad="zeros"),
+    Case("zero_gradient_sign", "zero_gradient", src("""
+        x = torch.tensor([1.0, -2.0], requires_grad=True)
+        s = torch.sign(x)
+        loss = (s * 3).sum()
+        loss.backward()
+        """), "x", 2, ("SignBackward0", "derivative 0 everywhere"), grad="zeros"),
+    Case("zero_gradient_cancel", "zero_gradient", src("""
+        z = torch.tensor([1.0, 2.0], requires_grad=True)
+        loss = (z * 3 - z * 3).sum()
+        loss.backward()
+        """), "z", 2, ("cancel out",), grad="zeros"),
+    Case("zero_gradient_root", "zero_gradient", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        y.backward(gradient=torch.zeros(2))
+        """), "x", 3, ("gradient passed to the backward at line 3", "is all zeros"), grad="zeros"),
+]
+
+
+def test_every_kind_has_a_case():
+    assert {c.kind for c in CASES} == set(KINDS)
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_note(case: Case):
+    result = gradcli_run(case.source, **case.options)
+    note = explain_name(result, case.name, result.options)
+    assert note is not None
+    assert note.kind == case.kind, note.message
+    assert note.line == case.line, note.message
+    assert note.grad == case.grad
+    for fact in case.facts:
+        assert fact in note.message + " " + note.hint, (fact, note.message)
+    have = {(r["role"], r["line"]) for r in note.related}
+    for rel in case.related:
+        assert rel in have, (rel, note.related)
+    assert note.hint
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_pytorch_shows_the_explained_state(case: Case):
+    doc = torch_doc(case.source, **case.options)
+    t = torch_tensor(doc, case.name)
+    if case.grad == "None":
+        assert t["grad"] is None
+    else:
+        assert t["grad"] is not None and all_zero(t["grad"])
+    for flag, value in case.torch_flags.items():
+        assert t[flag] == value, (flag, t)
+    result = gradcli_run(case.source, **case.options)
+    assert (result.error is None) == (doc["error"] is None)
+    if doc["error"] is not None:
+        assert (result.error.kind, result.error.line) == (doc["error"]["kind"], doc["error"]["line"])
+
+
+def test_no_note_for_a_real_gradient():
+    result = gradcli_run(CASES[0].source)
+    assert explain_name(result, "x", result.options) is None
+    notes = explain_all(result, result.options)
+    assert set(notes) == {"y", "z"}
+
+
+def test_unknown_name_raises_keyerror():
+    result = gradcli_run(CASES[0].source)
+    with pytest.raises(KeyError):
+        explain_name(result, "nope")
+
+
+def test_zero_gradient_without_options_is_generic():
+    case = next(c for c in CASES if c.id == "zero_gradient_relu")
+    result = gradcli_run(case.source)
+    note = Explainer(result, None).explain(dict(result.tensors)["x"], "x")
+    assert note.kind == "zero_gradient" and note.line is None
+
+
+def test_provenance_is_not_recorded_on_the_graph_recording_path():
+    """The hot path stays as it was: an op that records a node stores no provenance on its result."""
+    result = gradcli_run(src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x * 2
+        c = torch.ones(2) * 2
+        with torch.no_grad():
+            n = x * 2
+        """))
+    t = dict(result.tensors)
+    assert not hasattr(t["y"], "_origin") and not hasattr(t["y"], "_nograd")
+    assert t["c"]._origin == (3, 0)
+    assert t["n"]._nograd == (5, 4)
