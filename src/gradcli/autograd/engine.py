@@ -129,7 +129,7 @@ def _make_grads(outputs: list, grads: list, is_grads_batched: bool = False) -> l
                 )
             out.append(g)
         elif g is None:
-            if o._requires_grad:
+            if o.requires_grad:
                 if o._data.size != 1:
                     err = error_class("non_scalar_backward")(
                         "grad can be implicitly created only for scalar outputs: the output has shape "
@@ -316,6 +316,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
             buf = buffers[node] = [None] * node.num_outputs
         buf[nr] = g if buf[nr] is None else buf[nr] + g
     heap: list = []
+    owned: dict = {}  # id -> gradient sums the engine created, safe to add into in place
     pushed = set()
     for node, _ in roots:
         if node in needed and deps.get(node, 0) == 0 and node not in pushed:
@@ -341,6 +342,10 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
             if countdown[0] <= 0:
                 _limits.backward_step()  # every CHECK_EVERY nodes: the run's clock (--timeout)
             grads = buffers.pop(node, None) or [None] * node.num_outputs
+            if owned:
+                for g in grads:
+                    if g is not None:
+                        owned.pop(id(g), None)
             if node._pre_hooks:
                 for nr, hooks in node._pre_hooks.items():
                     if nr >= 0 and grads[nr] is not None and hooks:
@@ -421,7 +426,17 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                     buf = buffers.get(nx)
                     if buf is None:
                         buf = buffers[nx] = [None] * nx.num_outputs
-                    buf[nr] = g if buf[nr] is None else buf[nr] + g
+                    cur = buf[nr]
+                    if cur is None:
+                        buf[nr] = g
+                    elif create_graph:
+                        buf[nr] = cur + g
+                    elif id(cur) in owned:
+                        np.add(cur._data, g._data, out=cur._data)  # a sum the engine made: add in place
+                    else:
+                        # the first gradient may be shared (AddBackward0 hands one tensor to both inputs): copy once
+                        cur = buf[nr] = Tensor._from_data(np.asarray(np.add(cur._data, g._data)), cur._dtype)
+                        owned[id(cur)] = cur
                 left = deps[nx] - 1
                 deps[nx] = left
                 if left == 0:

@@ -157,6 +157,10 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value) -> None:
+        if self._grad_fn is not None:  # PyTorch: the attribute refuses even True on a non-leaf (requires_grad_ allows it)
+            raise error_class("non_leaf_requires_grad")(
+                "you can only change requires_grad flags of leaf variables.",
+            )
         self._set_requires_grad(bool(value))
 
     @property

@@ -327,6 +327,15 @@ def _check_numel(shape, n: int = 1, itemsize: int = 8) -> None:
     check_numel(n, itemsize)
 
 
+def _broadcast_view(a: np.ndarray, shape: tuple) -> np.ndarray:
+    """np.broadcast_to, but writable when ``a`` is: as in PyTorch, writing through an expanded view writes
+    the memory it shares (in-place ops that would write one element twice are refused in inplace.py)."""
+    b = np.broadcast_to(a, shape)
+    if not a.flags.writeable:
+        return b
+    return np.lib.stride_tricks.as_strided(a, shape=b.shape, strides=b.strides, writeable=True)
+
+
 def expand(input, *sizes):
     """Broadcast to a larger shape without copying (-1 keeps a dim) (ExpandBackward0)."""
     sizes = _sizes(sizes)
@@ -345,7 +354,7 @@ def expand(input, *sizes):
     target = tuple(target)
     _check_numel(target)  # a view, but every op on it allocates its size
     try:
-        data = np.broadcast_to(input._data, target)
+        data = _broadcast_view(input._data, target)
     except ValueError:
         for i in range(len(shp)):
             if shp[i] != 1 and shp[i] != target[lead + i]:
@@ -354,7 +363,7 @@ def expand(input, *sizes):
                     f"({shp[i]}) at non-singleton dimension {lead + i}.  Target sizes: {list(sizes)}.  "
                     f"Tensor sizes: {list(shp)}") from None
         raise
-    out, node = _view(input, data, ExpandBackward0, lambda x, s=target: np.broadcast_to(x, s))
+    out, node = _view(input, data, ExpandBackward0, lambda x, s=target: _broadcast_view(x, s))
     if node is not None:
         node.shape = shp
     return out
@@ -668,13 +677,13 @@ def cat(tensors, dim: int = 0):
                 raise error_class("shape")(
                     f"Sizes of tensors must match except in dimension {d}. Expected size {ref._data.shape[k]} "
                     f"but got size {t_._data.shape[k]} for tensor number {i} in the list.")
+    _check_numel((), sum(t_._data.size for t_ in nonempty), np.dtype(dtype.np).itemsize)
     data = np.concatenate([t_._data.astype(dtype.np, copy=False) for t_ in nonempty], axis=d) if nonempty \
         else np.zeros((0,), dtype.np)
     out, node = record(CatBackward0, data, dtype, tuple(tensors))
     if node is not None:
         node.dim = d
         kept = {id(u) for u in nonempty}  # identity: `in` would compare tensors elementwise
-    _check_numel((), sum(t_._data.size for t_ in nonempty), np.dtype(dtype.np).itemsize)
         node.sizes = [t_._data.shape[d] if id(t_) in kept else 0 for t_ in tensors]
     return out
 
@@ -685,6 +694,12 @@ class StackBackward0(Node):
 
     def apply(self, grads):
         g = grads[0]
+        from ..autograd.grad_mode import state
+
+        if not state.enabled:  # no create_graph: plain slices of the gradient, no view bookkeeping
+            d = g._data
+            pre = (slice(None),) * self.dim
+            return tuple(Tensor._from_data(d[pre + (i, Ellipsis)], g._dtype) for i in range(self.n))
         return tuple(select(g, self.dim, i) for i in range(self.n))
 
 
@@ -705,13 +720,13 @@ def stack(tensors, dim: int = 0):
     dtype = tensors[0]._dtype
     for t_ in tensors[1:]:
         dtype = dt.promote_types(dtype, t_._dtype)
+    _check_numel(shp, len(tensors), np.dtype(dtype.np).itemsize)
     data = np.stack([t_._data.astype(dtype.np, copy=False) for t_ in tensors], axis=d)
     out, node = record(StackBackward0, data, dtype, tuple(tensors))
     if node is not None:
         node.dim = d
         node.n = len(tensors)
     return out
-    _check_numel(shp, len(tensors), np.dtype(dtype.np).itemsize)
 
 
 class SplitBackward0(Node):
