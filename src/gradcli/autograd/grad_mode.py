@@ -14,11 +14,16 @@ __all__ = ["state", "is_grad_enabled", "no_grad", "enable_grad", "set_grad_enabl
 
 
 class _State:
-    __slots__ = ("enabled", "inference")
+    """enabled: ops record a graph; inference: inside inference_mode; inference_grad: the grad mode that
+    enable_grad/set_grad_enabled asked for inside inference_mode, which torch.is_grad_enabled() reports
+    while recording stays off (PyTorch excludes autograd in inference mode whatever the grad mode)."""
+
+    __slots__ = ("enabled", "inference", "inference_grad")
 
     def __init__(self) -> None:
         self.enabled = True
         self.inference = False
+        self.inference_grad = False
 
 
 state = _State()
@@ -28,11 +33,19 @@ def reset() -> None:
     """Back to PyTorch's start-up state: grad enabled, not in inference mode."""
     state.enabled = True
     state.inference = False
+    state.inference_grad = False
 
 
 def is_grad_enabled() -> bool:
-    """torch.is_grad_enabled(): whether ops record a graph now."""
-    return state.enabled
+    """torch.is_grad_enabled(): the grad mode (inside inference_mode, what enable_grad asked for)."""
+    return state.inference_grad if state.inference else state.enabled
+
+
+def _set_grad(flag: bool) -> None:
+    if state.inference:
+        state.inference_grad = flag  # recording stays off in inference mode
+    else:
+        state.enabled = flag
 
 
 def is_inference_mode_enabled() -> bool:
@@ -47,12 +60,12 @@ class _Mode:
         raise NotImplementedError
 
     def __enter__(self):
-        self._prev = (state.enabled, state.inference)
+        self._prev = (state.enabled, state.inference, state.inference_grad)
         self._set()
         return None
 
     def __exit__(self, *exc) -> bool:
-        state.enabled, state.inference = self._prev
+        state.enabled, state.inference, state.inference_grad = self._prev
         return False
 
     def __call__(self, fn):
@@ -76,14 +89,14 @@ class no_grad(_Mode):
     """Disable graph recording inside the block (torch.no_grad)."""
 
     def _set(self):
-        state.enabled = False
+        _set_grad(False)
 
 
 class enable_grad(_Mode):
     """Enable graph recording inside the block, e.g. within no_grad (torch.enable_grad)."""
 
     def _set(self):
-        state.enabled = True
+        _set_grad(True)
 
 
 class set_grad_enabled(_Mode):
@@ -93,8 +106,8 @@ class set_grad_enabled(_Mode):
         if not isinstance(mode, bool):
             raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
         self.mode = mode
-        self._prev = (state.enabled, state.inference)
-        state.enabled = mode
+        self._prev = (state.enabled, state.inference, state.inference_grad)
+        _set_grad(mode)
 
     def __enter__(self):
         return None
@@ -113,6 +126,7 @@ class inference_mode(_Mode):
         if self.mode:
             state.enabled = False
             state.inference = True
+            state.inference_grad = False
 
     def _args(self):
         return (self.mode,)

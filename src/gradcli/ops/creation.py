@@ -126,18 +126,31 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype)
 
 
-def _factory(fill):
-    def fn(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None):
-        shape = _size(size)
+def _size_arg(name: str, size: tuple, kw: dict) -> tuple:
+    """The size of a factory: spread ints, one sequence, or ``size=``; PyTorch requires one (TypeError)."""
+    if "size" in kw:
+        if size:
+            raise TypeError(f"{name}() got multiple values for argument 'size'")
+        size = (kw.pop("size"),)
+    if kw:
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kw))}'")
+    if not size:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+    return _size(size)
+
+
+def _factory(fill, name):
+    def fn(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None, **kw):
+        shape = _size_arg(name, size, kw)
         d = _dtype(dtype)
         return _finish(fill(shape, d), d, requires_grad)
 
     return fn
 
 
-zeros = _factory(lambda s, d: np.zeros(s, d.np))
-ones = _factory(lambda s, d: np.ones(s, d.np))
-empty = _factory(lambda s, d: np.zeros(s, d.np))
+zeros = _factory(lambda s, d: np.zeros(s, d.np), "zeros")
+ones = _factory(lambda s, d: np.ones(s, d.np), "ones")
+empty = _factory(lambda s, d: np.zeros(s, d.np), "empty")
 zeros.__doc__ = "torch.zeros(*size): a leaf of zeros (default dtype)."
 ones.__doc__ = "torch.ones(*size): a leaf of ones (default dtype)."
 empty.__doc__ = "torch.empty(*size): zeros in gradcli (PyTorch leaves memory uninitialised)."
@@ -244,18 +257,18 @@ def _gen(generator):
     return generator if generator is not None else _random.default_generator
 
 
-def randn(*size, dtype=None, generator=None, device=None, requires_grad: bool = False):
+def randn(*size, dtype=None, generator=None, device=None, requires_grad: bool = False, **kw):
     """torch.randn: standard normal samples, bit-exact with PyTorch's CPU stream."""
-    shape = _size(size)
+    shape = _size_arg("randn", size, kw)
     d = _dtype(dtype)
     if not d.is_floating_point:
         raise error_class("runtime")(f'"normal_kernel_cpu" not implemented for \'{d.name}\'')
     return _finish(_gen(generator).randn(shape, d.name), d, requires_grad)
 
 
-def rand(*size, dtype=None, generator=None, device=None, requires_grad: bool = False):
+def rand(*size, dtype=None, generator=None, device=None, requires_grad: bool = False, **kw):
     """torch.rand: uniform samples in [0, 1), bit-exact with PyTorch's CPU stream."""
-    shape = _size(size)
+    shape = _size_arg("rand", size, kw)
     d = _dtype(dtype)
     return _finish(_gen(generator).rand(shape, d.name), d, requires_grad)
 

@@ -68,7 +68,12 @@ def _cast_name(d) -> str:
             "float16": "Half"}.get(d.name, d.name)
 
 
-def apply_inplace(t: Tensor, compute, *, check: bool = True) -> Tensor:
+def _internal_overlap(a: np.ndarray) -> bool:
+    """Does some memory location hold more than one element of ``a`` (an expanded tensor)?"""
+    return any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
+
+
+def apply_inplace(t: Tensor, compute, *, check: bool = True, overlap_ok: bool = False) -> Tensor:
     """Run ``compute(old) -> Tensor`` out of place and write the result into t, rebasing t's history.
 
     compute receives an alias of t's current value; the result must broadcast to t's shape.  Raises
@@ -76,6 +81,10 @@ def apply_inplace(t: Tensor, compute, *, check: bool = True) -> Tensor:
     """
     if check:
         check_inplace(t)
+    if not overlap_ok and _internal_overlap(t._data):  # PyTorch's assert_no_internal_overlap (fill_ allows it)
+        raise error_class("runtime")(
+            "unsupported operation: more than one element of the written-to tensor refers to a single memory "
+            "location. Please clone() the tensor before performing the operation.")
     if t._base is not None and mode.enabled:
         t._view_grad_fn()  # a view's history is current before it is rebased
     old = _alias(t) if mode.enabled else t
@@ -282,7 +291,7 @@ def _const(cls, value_fn):
 
 def zero_(self):
     """Fill with zeros in place (ZeroBackward0 when it has history)."""
-    return apply_inplace(self, _const(ZeroBackward0, lambda old: 0))
+    return apply_inplace(self, _const(ZeroBackward0, lambda old: 0), overlap_ok=True)
 
 
 def fill_(self, value):
@@ -297,8 +306,8 @@ def fill_(self, value):
             out, _ = record(FillBackward3, data, old._dtype, (old, value))
             return out
 
-        return apply_inplace(self, compute)
-    return apply_inplace(self, _const(FillBackward2, lambda old: value))
+        return apply_inplace(self, compute, overlap_ok=True)
+    return apply_inplace(self, _const(FillBackward2, lambda old: value), overlap_ok=True)
 
 
 class CopyBackwards(Node):
@@ -403,13 +412,24 @@ def setitem(self, key, value):
             node.vshape = value._data.shape
         return out
 
-    apply_inplace(self, compute)
+    _warn_expanded(self, "index_put_", "tensor[indices] = tensor")
+    apply_inplace(self, compute, overlap_ok=True)
     return None
+
+
+def _warn_expanded(t: Tensor, op: str, example: str) -> None:
+    """PyTorch lets masked_fill_/index_put_ write an expanded tensor, with a deprecation warning."""
+    if _internal_overlap(t._data):
+        from ..errors import warn
+
+        warn("other", f"Use of {op} on expanded tensors is deprecated. Please clone() the tensor before performing "
+                      f"this operation. This also applies to advanced indexing e.g. {example}")
 
 
 def masked_fill_(self, mask, value):
     """Fill where ``mask`` in place (MaskedFillBackward0/1, as the out-of-place masked_fill)."""
-    return apply_inplace(self, lambda old: old.masked_fill(mask, value))
+    _warn_expanded(self, "masked_fill_", "tensor[mask] = scalar")
+    return apply_inplace(self, lambda old: old.masked_fill(mask, value), overlap_ok=True)
 
 
 def requires_grad_op(self, requires_grad: bool = True):  # pragma: no cover - kept on Tensor

@@ -90,8 +90,8 @@ class MeanBackward0(Node):
     __slots__ = ("shape", "numel")
     formula = "self: grad.expand(self.sizes()) / self.numel()"
 
-    def apply(self, grads):
-        return ((grads[0] / self.numel).expand(self.shape),)
+    def apply(self, grads):  # expand, then divide (a fresh tensor, DivBackward0 under create_graph)
+        return (grads[0].expand(self.shape) / self.numel,)
 
 
 class MeanBackward1(Node):
@@ -99,7 +99,7 @@ class MeanBackward1(Node):
     formula = "self: grad.expand(self.sizes()) / (number of reduced elements)"
 
     def apply(self, grads):
-        return (_expand_back(grads[0] / self.count, self.shape, self.dims, self.keepdim),)
+        return (_expand_back(grads[0], self.shape, self.dims, self.keepdim) / self.count,)
 
 
 def mean(input, dim=None, keepdim: bool = False, *, dtype=None):

@@ -1,0 +1,13 @@
+# gradients of sum are expanded: in-place ops on them are refused as in PyTorch; mean's are fresh; writes through an expand reach its base (generator finding: was an internal error)
+x2 = torch.tensor([[0.25, 2.0, 0.5, 1.0]], requires_grad=True)
+t3 = x2.reshape(4)
+g6, g7 = torch.autograd.grad(t3.mean(), [t3, x2])
+g7.round_()
+g6.mul_(2)
+b = torch.ones(2)
+y = b.expand(3, 2)
+y[0] = 5
+y.fill_(2.0)
+print(g6, g7, b)
+g, = torch.autograd.grad(x2.sum(), [x2])
+g.mul_(2)

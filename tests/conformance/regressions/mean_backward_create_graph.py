@@ -1,0 +1,5 @@
+# mean's gradient is grad.expand(...) / n: DivBackward0 under create_graph (generator finding)
+x = torch.ones(2, 3, requires_grad=True)
+g, = torch.autograd.grad(x.mean(), [x], create_graph=True)
+h, = torch.autograd.grad(x.mean(dim=1).sum(), [x], create_graph=True)
+print(g.grad_fn, h.grad_fn)
