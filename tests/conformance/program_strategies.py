@@ -70,6 +70,9 @@ class Var:
     view: bool = False  # a view (detach_ on it fails; in-place on it rebases its base)
     base: Optional[str] = None  # the tensor it is a view of
     multi: bool = False  # an output of a multi-output view op (split, chunk, unbind)
+    # float32 values that may differ from PyTorch's in the last bits (libm, summation order): never promoted
+    # into float64 values (or float64 gradients), whose tolerance cannot absorb them
+    inexact: bool = False
 
     @property
     def ndim(self) -> int:
@@ -149,6 +152,27 @@ def promote_vars(x: Var, y: Any, default: str) -> str:
     if isinstance(y, float):
         return x.dtype if x.floating else default
     return "int64" if x.dtype == "bool" else x.dtype
+
+
+def mixes_inexact(a: "Var", b: "Var") -> bool:
+    """Would combining a and b promote inexact float32 values into float64?"""
+    return (a.inexact and b.dtype == "float64") or (b.inexact and a.dtype == "float64")
+
+
+#: ops whose float32 results PyTorch and numpy round identically (IEEE basic operations, selection, copies);
+#: every other op's float32 result is marked inexact
+EXACT_OPS = frozenset({
+    "neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac", "relu", "F.relu", "square", "sqrt",
+    "reciprocal", "neg_op", "pos_op", "add", "sub", "mul", "div", "rsub", "rdiv", "floor_divide", "rfloordiv",
+    "remainder", "rmod", "maximum", "minimum", "clamp", "clamp_min", "clamp_max", "where", "masked_fill",
+    "max", "min", "amax", "amin", "view", "reshape", "flatten", "view_as", "reshape_as", "unsqueeze", "squeeze",
+    "transpose", "t", "permute", "expand", "expand_as", "broadcast_to", "repeat", "clone", "contiguous",
+    "select", "narrow", "getitem", "cat", "stack", "split", "chunk", "unbind", "flip", "roll", "index_select",
+    "gather", "tril", "triu", "diagonal", "leaky_relu", "hardtanh", "relu6", "to", "float", "double", "half",
+    "long", "int", "bool", "type", "tensor", "as_tensor", "zeros", "ones", "empty", "full", "arange", "eye",
+    "zeros_like", "ones_like", "empty_like", "full_like", "randn", "rand", "randint", "randn_like",
+    "rand_like", "randint_like",
+})
 
 
 def broadcast(*shapes: tuple) -> Optional[tuple]:
@@ -285,7 +309,9 @@ class Gen:
         rg = differentiable and self.grad_on and dtype in FLOATS and any(
             isinstance(i, Var) and i.rg for i in inputs)
         # a view made with grad off cannot be rebased later: treated like a multi-output view (see inplace_ok)
-        return Var("", tuple(shape), dtype, rg=rg, leaf=not rg, view=view, multi=view and not self.grad_on)
+        inexact = any(isinstance(i, Var) and i.inexact for i in inputs)
+        return Var("", tuple(shape), dtype, rg=rg, leaf=not rg, view=view, multi=view and not self.grad_on,
+                   inexact=inexact)
 
     # --- shapes ----------------------------------------------------------------------------
     def shape(self, max_rank: int = 3) -> tuple:
@@ -367,7 +393,7 @@ class Gen:
             return self.scalar()
         if r < 7:
             c = self.tensors(lambda v: v.name != x.name and v.dtype != "bool" and broadcast(v.shape, x.shape)
-                             is not None)
+                             is not None and not mixes_inexact(v, x))
             if c:
                 return self.pick(c)
         if r == 9 and self.bool(0.5):
@@ -429,6 +455,10 @@ class Gen:
             if made is None:
                 continue
             expr, var = made
+            if var.dtype == "float32" and (name not in EXACT_OPS or "alpha=" in expr):
+                var.inexact = True
+            if var.dtype == "float64" and var.inexact:
+                continue  # float32 rounding differences would surface at float64 tolerance
             self.bind(self.new_name(), expr, var, x)
             return
         x = self.pick_var(lambda v: v.floating) or self.new_leaf()
@@ -1246,6 +1276,8 @@ def _convert(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
             return None
         text = g.call(op, x.name)
     assert target is not None
+    if x.dtype == "float64" and x.rg and target == "float32":
+        return None  # its gradient would come back through float32 ops, inexact at float64 tolerance
     kept = target if target in ("float32", "float64", "int64", "bool") else target
     var = g.result(x.shape, kept, [x], differentiable=target in FLOATS)
     if kept in ("float16", "int32"):
@@ -1299,7 +1331,7 @@ def _create(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
         return f"torch.linspace(-1, 1, {n})", Var("", (n,), g.default)
     if op in ("tensor", "as_tensor"):
         if x.dtype in FLOATS and g.bool(0.3):
-            return f"torch.{op}({x.name})", Var("", x.shape, x.dtype)
+            return f"torch.{op}({x.name})", Var("", x.shape, x.dtype, inexact=x.inexact)
         n = x.numel
         return f"torch.{op}({nested(g.values(n), shape)})", Var("", shape, g.default)
     return None
@@ -1346,6 +1378,8 @@ def inplace_statement(g: Gen) -> None:
     if r <= 2 and x.floating:
         op = g.pick(INPLACE_UNARY)
         g.used_ops.add(op)
+        if x.dtype == "float32" and op[:-1] not in EXACT_OPS and op != "zero_":
+            x.inexact = True
         if op in ("log_", "sqrt_", "reciprocal_") and g.bool(0.5):
             g.emit(f"{x.name}.abs_()")
             g.used_ops.add("abs_")
@@ -1354,8 +1388,13 @@ def inplace_statement(g: Gen) -> None:
         op = g.pick(INPLACE_BINARY)
         y = g.operand(x)
         if isinstance(y, Var):
-            if broadcast(x.shape, y.shape) != x.shape or promote(x.dtype, y.dtype) != x.dtype:
+            if broadcast(x.shape, y.shape) != x.shape or promote(x.dtype, y.dtype) != x.dtype \
+                    or mixes_inexact(x, y):
                 y = g.scalar(positive=True, allow_int=not x.floating)
+            elif y.inexact:
+                x.inexact = True
+        if op == "pow_" and x.dtype == "float32":
+            x.inexact = True
         if not isinstance(y, Var) and not x.floating and isinstance(y, float):
             y = 2
         if op in ("div_",) and not x.floating:
@@ -1376,10 +1415,12 @@ def inplace_statement(g: Gen) -> None:
     elif r == 6 and x.ndim >= 1:
         g.used_ops.add("setitem")
         i = g.int(-x.shape[0], x.shape[0] - 1)
-        src = g.pick_var(lambda v: v.shape in (x.shape[1:], ()) and v.dtype in FLOATS) if x.floating else None
+        src = g.pick_var(lambda v: v.shape in (x.shape[1:], ()) and v.dtype in FLOATS
+                         and not mixes_inexact(v, x)) if x.floating else None
         if src is not None and g.bool(0.5):
             g.emit(f"{x.name}[{i}] = {src.name}")
             x.rg = x.rg or (src.rg and g.grad_on)
+            x.inexact = x.inexact or src.inexact
         else:
             val = lit(g.pick(NICE)) if x.floating else str(g.pick([0, 1, 5]))
             target = g.pick([f"{x.name}[{i}]", f"{x.name}[{x.name} > 0]" if x.floating else f"{x.name}[{i}]",
@@ -1395,10 +1436,12 @@ def inplace_statement(g: Gen) -> None:
         elif op == "masked_fill_":
             g.emit(f"{x.name}.masked_fill_({x.name} < 0, {lit(0.0) if x.floating else 0})")
         else:
-            src = g.pick_var(lambda v: broadcast(v.shape, x.shape) == x.shape and v.name != x.name)
+            src = g.pick_var(lambda v: broadcast(v.shape, x.shape) == x.shape and v.name != x.name
+                             and not mixes_inexact(v, x))
             if src is None:
                 src = g.new_leaf(x.shape, x.dtype if x.floating else None)
             g.emit(f"{x.name}.copy_({src.name})")
+            x.inexact = x.inexact or src.inexact
             x.rg = x.rg or (src.rg and g.grad_on)
     else:
         op = g.pick(["add_", "mul_"])
@@ -1442,7 +1485,7 @@ def flag_statement(g: Gen) -> None:
         return
     r = g.int(0, 7)
     if r == 0:
-        v = Var("", x.shape, x.dtype, rg=False, leaf=True, view=True)
+        v = Var("", x.shape, x.dtype, rg=False, leaf=True, view=True, inexact=x.inexact)
         g.bind(g.new_name(), f"{x.name}.detach()", v)
     elif r == 1:
         g.emit(f"{x.name}.detach_()")
@@ -1461,12 +1504,12 @@ def flag_statement(g: Gen) -> None:
     elif r == 4:
         g.emit(f"{x.name}.data" if g.bool(0.1) else f"{x.name}.retain_grad()")
     elif r == 5:
-        v = Var("", x.shape, x.dtype, rg=False, leaf=True)
+        v = Var("", x.shape, x.dtype, rg=False, leaf=True, inexact=x.inexact)
         g.bind(g.new_name(), f"{x.name}.data", v)
     elif r == 6:
         g.emit(f"{x.name}.retain_grad()")
     else:
-        v = Var("", x.shape, x.dtype, rg=x.floating and g.bool(0.5), leaf=True)
+        v = Var("", x.shape, x.dtype, rg=x.floating and g.bool(0.5), leaf=True, inexact=x.inexact)
         rg = "" if v.rg else ".requires_grad_(False)"
         g.bind(g.new_name(), f"{x.name}.detach().clone(){'.requires_grad_()' if v.rg else rg}", v)
 
@@ -1592,7 +1635,7 @@ def backward_statement(g: Gen) -> None:
     for n, i in zip(names, ins):
         src = g.vars[i]
         rg = "create_graph=True" in kw
-        g.vars[n] = Var(n, src.shape, src.dtype, rg=rg, leaf=not rg)
+        g.vars[n] = Var(n, src.shape, src.dtype, rg=rg, leaf=not rg, inexact=src.dtype == "float32")
     if "create_graph=True" in kw and g.bool(0.5):
         n0 = g.vars[names[0]]
         g.emit(f"{_scalar_of(g, n0)}.backward()" if n0.shape != () else f"{n0.name}.backward()")
