@@ -47,9 +47,20 @@ def is_tensor(obj) -> bool:
     return isinstance(obj, Tensor)
 
 
-def numel(t: Tensor) -> int:
+def _tensor_arg(fn: str, input) -> Tensor:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input
+
+
+def numel(input: Tensor) -> int:
     """torch.numel."""
-    return t.numel()
+    return _tensor_arg("numel", input).numel()
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """torch.is_floating_point."""
+    return _tensor_arg("is_floating_point", input).is_floating_point()
 
 
 def allclose(a: Tensor, b: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
@@ -90,7 +101,7 @@ def torch_namespace() -> Namespace:
         "is_inference_mode_enabled": grad_mode.is_inference_mode_enabled,
         "get_default_dtype": dt.get_default_dtype, "set_default_dtype": dt.set_default_dtype,
         "is_tensor": is_tensor, "numel": numel, "allclose": allclose, "isclose": isclose, "equal": equal,
-        "is_floating_point": lambda t: t.is_floating_point(),
+        "is_floating_point": is_floating_point,
     })
     autograd_members: dict[str, Any] = {"backward": engine.backward, "grad": engine.grad}
     for mod, attr, name in (("function", "Function", "Function"), ("function", "once_differentiable", None),

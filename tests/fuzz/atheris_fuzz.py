@@ -27,6 +27,10 @@ import atheris  # noqa: E402
 
 with atheris.instrument_imports(include=["gradcli"]):
     import fuzzlib  # noqa: E402
+    import gradcli.api  # noqa: E402,F401 - the engine too, so coverage guides into it
+    import gradcli.app.graph  # noqa: E402,F401
+    import gradcli.app.records  # noqa: E402,F401
+    import gradcli.app.render.human  # noqa: E402,F401
     from gradcli.lang.result import RunOptions  # noqa: E402
 
 

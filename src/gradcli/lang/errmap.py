@@ -15,7 +15,9 @@
   and the raise point) is an internal bug, as is any exception of another
   type: it is returned unchanged so it propagates to the CLI (exit 70) --
   except TypeError/IndexError, which the engine raises for wrong arguments
-  just as PyTorch does, and RecursionError/MemoryError, always ``limit``.
+  just as PyTorch does, OverflowError (a number of the file that does not fit
+  a dtype: PyTorch's "Overflow when unpacking long", ``runtime``), and
+  RecursionError/MemoryError, always ``limit``.
 
 Call expressions also record the chain of call sites in ``err.frames``
 (outermost first, the error's own position last).
@@ -66,6 +68,8 @@ def python_kind(exc: BaseException) -> Optional[str]:
         return "type"
     if isinstance(exc, IndexError):
         return "index"
+    if isinstance(exc, OverflowError):  # a number that does not fit (PyTorch: "Overflow when unpacking long")
+        return "runtime"
     if raised_in_engine(exc):
         return None
     if isinstance(exc, NameError):

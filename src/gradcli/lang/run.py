@@ -41,6 +41,7 @@ import ast
 import contextvars
 import importlib
 import keyword
+import queue
 import re
 import sys
 import gc
@@ -489,6 +490,57 @@ def _start_thread(target: Callable[[], None], stack: int) -> Optional[threading.
     return None
 
 
+class _Worker:
+    """A long-lived daemon thread with a big stack that runs one run at a time (``submit``).
+
+    Reused across runs: starting a thread with a large stack costs milliseconds per run in a busy process.
+    A worker still busy at a run's hard deadline is retired (the next run waits for it, then uses a
+    fresh worker).
+    """
+
+    def __init__(self, stack: int) -> None:
+        self.stack = stack
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self.idle = threading.Event()
+        self.idle.set()
+        self.thread = _start_thread(self._loop, stack)
+
+    def _loop(self) -> None:
+        while True:
+            job = self.jobs.get()
+            try:
+                job()
+            finally:
+                self.idle.set()
+
+    def submit(self, job: Callable[[], None]) -> threading.Event:
+        """Run ``job`` on this thread; the returned event is set when it is done."""
+        done = threading.Event()
+
+        def wrapped() -> None:
+            try:
+                job()
+            finally:
+                done.set()
+
+        self.idle.clear()
+        self.jobs.put(wrapped)
+        return done
+
+
+_WORKERS: dict = {}  # stack size -> idle-or-running _Worker
+
+
+def _worker(stack: int) -> Optional[_Worker]:
+    w = _WORKERS.get(stack)
+    if w is None or w.thread is None or not w.thread.is_alive():
+        w = _Worker(stack)
+        if w.thread is None:
+            return None
+        _WORKERS[stack] = w
+    return w
+
+
 def run_on_worker(runner: "_Runner", result: RunResult) -> None:
     """``runner.run(result)`` on a thread with a big C stack (see :func:`worker_stack_bytes`).
 
@@ -499,7 +551,7 @@ def run_on_worker(runner: "_Runner", result: RunResult) -> None:
     Exceptions of the run (InvocationError, bugs) are re-raised here unchanged.
     """
     while _ZOMBIES:
-        _ZOMBIES.pop().join()
+        _ZOMBIES.pop().idle.wait()
     box: dict = {}
     ctx = contextvars.copy_context()
 
@@ -516,15 +568,18 @@ def run_on_worker(runner: "_Runner", result: RunResult) -> None:
             if gc_on:
                 gc.enable()
 
-    t = _start_thread(target, worker_stack_bytes(runner.limits))
-    if t is None:  # pragma: no cover - no threads here: run inline, with the main thread's stack
-        runner.run(result)
-        return
-    t.join(runner.limits.timeout + HARD_GRACE)
-    if t.is_alive():
-        _ZOMBIES.append(t)
-        runner.stopped(result)
-        return
+    stack = worker_stack_bytes(runner.limits)
+    w = _worker(stack)
+    if w is None:  # pragma: no cover - no threads here: run inline, with the main thread's stack
+        target()
+    else:
+        done = w.submit(target)
+        if not done.wait(runner.limits.timeout + HARD_GRACE):
+            _ZOMBIES.append(w)
+            if _WORKERS.get(stack) is w:
+                del _WORKERS[stack]
+            runner.stopped(result)
+            return
     exc = box.get("exc")
     if exc is not None:
         raise exc
