@@ -703,18 +703,24 @@ def _alarm(signum, frame):  # pragma: no cover - only on a hang
     raise Hang()
 
 
+#: share of inputs whose result also goes through the human report / the graph renderers (JSON: all);
+#: the long run lowers them for throughput
+RENDER_HUMAN = 0.3
+RENDER_GRAPH = 0.2
+
+
 def _render_all(result: Any, rnd: Optional[Any]) -> None:
     """What the CLI does with a result: JSON document, human report, graph (through its renderers)."""
     from gradcli.app.records import run_document
     from gradcli.app.render.jsonout import dumps
 
     json.loads(dumps(run_document(result, 1000)))
-    if rnd is None or rnd.random() < 0.3:
+    if rnd is None or rnd.random() < RENDER_HUMAN:
         from gradcli.app.render.console import make_console
         from gradcli.app.render.human import render_run
 
         render_run(result, make_console(io.StringIO(), width=100), trace=bool(result.trace))
-    if rnd is None or rnd.random() < 0.2:
+    if rnd is None or rnd.random() < RENDER_GRAPH:
         from gradcli.app.graph import build_graph, graph_document
         from gradcli.app.render import graphfmt
 

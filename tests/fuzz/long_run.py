@@ -41,8 +41,10 @@ def _signature(problem: str) -> str:
 
 def run_chunk(args: tuple) -> dict:
     """Worker: run one chunk; returns counts and the distinct failures (signature -> example)."""
-    seed, index, n, cli_every = args
+    seed, index, n, cli_every, render = args
     import fuzzlib
+
+    fuzzlib.RENDER_HUMAN, fuzzlib.RENDER_GRAPH = render, render / 2
 
     rnd = random.Random(seed * 1_000_003 + index)
     out: dict = {"index": index, "inputs": 0, "failures": 0, "hangs": 0, "slow": 0, "cli": 0, "distinct": {},
@@ -91,12 +93,15 @@ def main(argv=None) -> int:
     ap.add_argument("--chunk", type=int, default=2000)
     ap.add_argument("--first-chunk", type=int, default=0, help="resume: index of the first chunk to run")
     ap.add_argument("--cli-every", type=int, default=0)
+    ap.add_argument("--render", type=float, default=0.1,
+                    help="share of results also rendered as the human report (half that: the graph)")
     ap.add_argument("--out", default="fuzz-out")
     a = ap.parse_args(argv)
     out = Path(a.out)
     (out / "failures").mkdir(parents=True, exist_ok=True)
     chunks = -(-a.inputs // a.chunk)
-    tasks = [(a.seed, a.first_chunk + c, min(a.chunk, a.inputs - c * a.chunk), a.cli_every) for c in range(chunks)]
+    tasks = [(a.seed, a.first_chunk + c, min(a.chunk, a.inputs - c * a.chunk), a.cli_every, a.render)
+             for c in range(chunks)]
     total = {"inputs": 0, "failures": 0, "hangs": 0, "crashes": 0, "slow": 0, "cli": 0, "kinds": {}, "distinct": 0,
              "chunks_done": 0, "chunks": chunks, "seed": a.seed, "started": time.time()}
     seen: set = set()
