@@ -271,6 +271,27 @@ def test_wrong_backward_sample_is_caught_and_named():
     assert (r.first_wrong_node.name, r.first_wrong_node.line) == ("SquareBackward", 18)
 
 
+def test_view_and_broadcast_leaves_are_their_own_variables():
+    # w views base, e broadcasts a row: each element of w and e is one variable; base is a constant to autograd
+    src = ("base = torch.ones(4)\nw = base[1:3]\nw.requires_grad_()\n"
+           "e = torch.tensor([1.0, 2.0, 3.0]).expand(2, 3)\ne.requires_grad_()\n"
+           "y = (w * w).sum() + (e * e).sum() + base.sum()\n")
+    r = check(src, per_node=True)
+    got = by_name(r)
+    assert r.ok, [(i.name, i.numeric) for i in r.inputs]
+    assert np.allclose(got["w"].analytic, [2.0, 2.0]) and np.allclose(got["w"].numeric, [2.0, 2.0], atol=1e-6)
+    assert np.allclose(got["e"].numeric, [[2.0, 4.0, 6.0]] * 2, atol=1e-6)
+
+
+def test_per_node_with_non_contiguous_arguments():
+    src = ("x = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)\n"
+           "w = torch.tensor([[0.5, -1.0], [2.0, 0.25]], requires_grad=True)\n"
+           "y = (x.t() @ w).tanh().sum()\n")
+    r = check(src, per_node=True)
+    assert r.ok and {n.name for n in r.nodes} >= {"TBackward0", "MmBackward0", "TanhBackward0"}
+    assert all(n.status == "ok" for n in r.nodes)
+
+
 def test_a_big_input_is_sampled(monkeypatch):
     monkeypatch.setattr(ck, "FILE_SAMPLE", 5)
     r = check("x = torch.arange(12.0).reshape(3, 4).requires_grad_()\ny = (x * x).sum()\n")

@@ -212,9 +212,11 @@ class _Probe:
         self.leaf_versions.append(t._version[0])
         p = self.perturb
         if p is not None and p[0] == k:
-            data = np.array(t._data, copy=True)
-            flat = data.reshape(-1)
-            flat[p[1]] = flat[p[1]] + p[2]
+            # the leaf gets its own perturbed copy: tensors that shared its storage before it required grad
+            # (its base, a broadcast source) are constants to autograd and stay as they were
+            data = np.array(t._data, order="C", copy=True)
+            idx = np.unravel_index(p[1], data.shape)
+            data[idx] = data[idx] + p[2]
             t._data = data
 
     def observe(self, phase: str, outputs: list, grads: list, inputs: Any) -> None:
@@ -416,7 +418,8 @@ class _Recorder:
             gen = rec._generator()
             call = _OpCall(
                 fn=fn, op=op, args=args, kwargs=kwargs, custom=custom,
-                slots=[_Slot(p, np.array(t._data, copy=True), t._dtype, bool(t.requires_grad)) for p, t in found],
+                slots=[_Slot(p, np.array(t._data, order="C", copy=True), t._dtype, bool(t.requires_grad))
+                       for p, t in found],
                 rng=gen.get_state() if gen is not None else None, seq0=next(rec.seq),
             )
             out = fn(*args, **kwargs)
@@ -612,7 +615,7 @@ def _check_call(call: _OpCall, s: CheckSettings, recorder: _Recorder) -> tuple:
     leaves = []
     values: list = []
     for i, (data, dtype) in enumerate(base):
-        t = Tensor._from_data(np.array(data, copy=True), dtype)
+        t = Tensor._from_data(np.array(data, order="C", copy=True), dtype)
         if i in diff:
             t.requires_grad_(True)
             leaves.append(t)
@@ -654,12 +657,12 @@ def _check_call(call: _OpCall, s: CheckSettings, recorder: _Recorder) -> tuple:
         a = analytic[k].reshape(-1)[idx]
         n = np.empty(len(idx))
         for m, j in enumerate(idx):
-            vals = [np.array(d, copy=True) for d, _ in base]
-            flat = vals[i].reshape(-1)
-            orig = flat[j]
-            flat[j] = orig - s.eps
+            vals = [np.array(d, order="C", copy=True) for d, _ in base]
+            at = np.unravel_index(int(j), vals[i].shape)
+            orig = vals[i][at]
+            vals[i][at] = orig - s.eps
             lo = f(vals)
-            flat[j] = orig + s.eps
+            vals[i][at] = orig + s.eps
             hi = f(vals)
             n[m] = (hi - lo) / (2 * s.eps)
         e_abs, e_rel, e_ok = compare(a, n, s.atol, s.rtol)
