@@ -71,7 +71,7 @@ _STATUS = {
 
 def node_table(nodes: list) -> Table:
     """--per-node: one row per node of the target's graph, in the order the file made them."""
-    table = _table("nodes (each backward rule against finite differences of its forward)")
+    table = _table("nodes (each rule against finite differences of its forward)")
     table.add_column("node", style="magenta", no_wrap=True)
     table.add_column("line", justify="right", no_wrap=True)
     table.add_column("tensor", style="cyan", no_wrap=True)
@@ -92,8 +92,8 @@ def _heading(report: Any) -> Text:
     text = Text("gradient check of ", style="bold")
     text.append(report.target or "?", style="bold cyan")
     if report.target_line is not None and not (report.target or "").startswith("<"):
-        text.append(f" (backward at line {report.target_line})")
-    text.append(f"  float64, eps {s.eps:g}, atol {s.atol:g}, rtol {s.rtol:g}", style="dim")
+        text.append(f", backward at line {report.target_line}")
+    text.append(f"  (float64, eps {s.eps:g}, atol {s.atol:g}, rtol {s.rtol:g})", style="dim")
     return text
 
 
