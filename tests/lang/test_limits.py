@@ -216,3 +216,18 @@ def test_limits_through_the_cli_name_their_option(tmp_path):
     assert p.returncode == 1 and "--max-elements" in p.stdout
     p = _gradcli(["run", "big.py", "--max-steps", "10"], tmp_path)
     assert p.returncode == 1 and "--max-steps" in p.stdout
+
+
+@needs_engine
+def test_last_resort_ends_a_process_stuck_in_one_c_call(tmp_path):
+    # torch.Size(range(n)) builds its tuple in one C call that never lets another thread run, so even the
+    # hard deadline cannot take over; the faulthandler watchdog of app/run.py ends the process (status 1,
+    # silently) LAST_RESORT seconds after it -- made 3 s here
+    (tmp_path / "gil.py").write_text("s = torch.Size(range(3 * 10**8))\nprint('done')\n")
+    code = ("import sys\nsys.path.insert(0, %r)\nimport gradcli.app.run as r\nr.LAST_RESORT = 3\n"
+            "from gradcli.cli import main\nsys.exit(main(['run', 'gil.py', '--timeout', '1', '--json']))\n"
+            % str(SRC))
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert p.returncode in (0, 1) and "Traceback" not in p.stdout + p.stderr
+    assert time.monotonic() - t0 < 60

@@ -63,7 +63,9 @@ def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None) 
     try:
         from .related import enrich  # issue 7: both ends of an autograd error (error.related)
 
-        return enrich(run_file(source, display, options), options)
+        with _last_resort(options):
+            result = run_file(source, display, options)
+        return enrich(result, options)
     except _gradcli_error() as err:  # the language layer should capture these; be graceful if not
         from ..lang.result import ErrorRecord, RunResult
 
@@ -76,6 +78,41 @@ def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None) 
             col=getattr(err, "col", None), source_line=src_line,
         )
         return RunResult(file=display, source=text, ok=False, stdout="", error=record)
+
+
+#: seconds past --timeout after which a process whose run still holds the interpreter (one C call that
+#: never returns to Python, where even the hard deadline cannot take over) is ended, exit status 1
+LAST_RESORT = 30.0
+
+
+class _last_resort:
+    """The last guarantee that ``gradcli`` ends: a watchdog thread in C (faulthandler) that exits the
+    process, silently and with status 1, if the run has not come back ``LAST_RESORT`` seconds after its
+    hard deadline.  Disarmed as soon as the run returns; never fires in a normal run."""
+
+    def __init__(self, options: "RunOptions") -> None:
+        timeout = getattr(options, "timeout", None)
+        self.seconds = (60.0 if timeout is None else float(timeout)) + LAST_RESORT
+        self.sink: Optional[BinaryIO] = None
+
+    def __enter__(self) -> "_last_resort":
+        import faulthandler
+        import os
+
+        try:
+            self.sink = open(os.devnull, "wb")  # noqa: SIM115 - kept open while armed
+            faulthandler.dump_traceback_later(self.seconds, exit=True, file=self.sink)
+        except (OSError, ValueError, OverflowError):  # pragma: no cover - no watchdog here
+            self.sink = None
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.sink is not None:
+            import faulthandler
+
+            faulthandler.cancel_dump_traceback_later()
+            self.sink.close()
+            self.sink = None
 
 
 def _gradcli_error() -> type:

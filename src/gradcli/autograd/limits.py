@@ -139,8 +139,9 @@ on_build: list = [None]
 
 
 def python_objects(n: int, what: str = "list") -> None:
-    """Before an engine method builds ``n`` Python objects (``tolist()``): the language layer's size and
-    step accounting, as for the containers a program builds itself."""
+    """Before an engine method builds ``n`` Python objects (``tolist()``; ``what="tensors"``: one tensor
+    each, as ``unbind``/``split`` make): the language layer's size and step accounting, as for the
+    containers a program builds itself (a tensor costs a whole step)."""
     fn = on_build[0]
     if fn is not None:
         fn(n, what)

@@ -159,7 +159,14 @@ class _EngineState:
             self.elimits.on_check[0] = budget.check_time
             budget.watch_memory(self.elimits.check_memory)
         if self.elimits is not None and hasattr(self.elimits, "on_build"):
-            self.elimits.on_build[0] = budget.check_size
+            def build(n: int, what: str, check=budget.check_size, charge=budget.charge) -> None:
+                if what == "tensors":  # a tensor per item costs a step, like a loop iteration making it
+                    check(n, "list of tensors")
+                    charge(n)
+                else:
+                    check(n, what)
+
+            self.elimits.on_build[0] = build
 
 
 #: address space a run may add beyond --max-memory before the kernel refuses it (numpy temporaries,
@@ -296,6 +303,10 @@ class _Runner:
             prelude=self.prelude,
         )
         self.interp = interp
+        size_type = getattr(importlib.import_module("gradcli.autograd.tensor"), "Size", None)
+        if size_type is not None:  # torch.Size(iterable) builds a tuple in C: sized and charged as tuple() is
+            as_tuple = interp.overrides[tuple]
+            interp.overrides[size_type] = lambda items=(), _S=size_type, _t=as_tuple: _S(_t(items))
         old_sink = set_warning_sink(self.sink)
         old_recursion = set_recursion_limit(required_recursion_limit(self.parsed.depth, self.limits))
         position.loc = None

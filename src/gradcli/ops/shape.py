@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autograd import limits as _limits
 from ..errors import error_class
 from ._core import Node, Tensor, check_numel, dt, mode, record, saved
 from .reduction import normalize_dims, sum_to_size
@@ -813,6 +814,7 @@ def split(input, split_size_or_sections, dim: int = 0):
         s = split_size_or_sections
         if s <= 0 and n:
             raise error_class("runtime")(f"split expects split_size be non-negative, but got split_size={s}")
+        _limits.python_objects(-(-n // s) if n else 1, "tensors")  # one tensor per piece: counted first
         sizes = [min(s, n - i) for i in range(0, n, s)] if n else [0]
         cls = SplitBackward0
     keys = []
@@ -831,6 +833,7 @@ def chunk(input, chunks: int, dim: int = 0):
     n = input._data.shape[d]
     size = -(-n // chunks) if n else 0
     if size == 0:
+        _limits.python_objects(chunks, "tensors")
         return split(input, [0] * chunks if not n else n, d)
     return split(input, size, d)
 
@@ -838,6 +841,7 @@ def chunk(input, chunks: int, dim: int = 0):
 def unbind(input, dim: int = 0):
     """Views of each slice along dim (UnbindBackward0)."""
     d = _wrap(dim, input._data.ndim)
+    _limits.python_objects(input._data.shape[d], "tensors")  # one tensor per slice (iterating a tensor unbinds it)
     keys = [(slice(None),) * d + (i, Ellipsis) for i in range(input._data.shape[d])]
     return _multi_view(input, keys, UnbindBackward0, d)
 
