@@ -290,21 +290,53 @@ def randint(low, high=None, size=None, *, dtype=None, generator=None, device=Non
     return _finish(np.asarray(data).astype(d.np), d, requires_grad)
 
 
+def _strided_like(input, dtype) -> "np.ndarray | None":
+    """An uninitialised array with input's strides when input is dense, non-overlapping and not contiguous,
+    as PyTorch's empty_like (preserve_format) makes it; None when the result is simply contiguous."""
+    a = input._data
+    if a.flags.c_contiguous or a.ndim < 2 or a.ndim > 3:  # 4-d: PyTorch may pick channels_last; not modelled
+        return None
+    out = np.empty_like(a, dtype=dtype.np, order="K")
+    scale = out.itemsize / a.itemsize
+    if tuple(out.strides) != tuple(int(st * scale) for st in a.strides):  # not dense: a contiguous result
+        return None
+    return out
+
+
 def randn_like(input, *, dtype=None, generator=None, requires_grad: bool = False):
-    """torch.randn_like: randn with input's shape and dtype."""
-    return randn(input._data.shape, dtype=dtype or input._dtype, requires_grad=requires_grad)
+    """torch.randn_like: randn with input's shape and dtype; a transposed input's layout is kept, and the
+    samples are drawn in its memory order (PyTorch's serial normal kernel)."""
+    d = dtype or input._dtype
+    out = _strided_like(input, d) if d.is_floating_point else None
+    if out is None:
+        return randn(input._data.shape, dtype=d, requires_grad=requires_grad)
+    _gen(generator).normal_(out)
+    return _finish(out, d, requires_grad)
 
 
 def rand_like(input, *, dtype=None, generator=None, requires_grad: bool = False):
-    """torch.rand_like: rand with input's shape and dtype."""
-    return rand(input._data.shape, dtype=dtype or input._dtype, requires_grad=requires_grad)
+    """torch.rand_like: rand with input's shape and dtype (drawn in the memory order of a transposed input)."""
+    d = dtype or input._dtype
+    out = _strided_like(input, d) if d.is_floating_point else None
+    if out is None:
+        return rand(input._data.shape, dtype=d, requires_grad=requires_grad)
+    _gen(generator).uniform_(out)
+    return _finish(out, d, requires_grad)
 
 
 def randint_like(input, low, high=None, *, dtype=None):
     """torch.randint_like(input, [low,] high)."""
     if high is None:
         low, high = 0, low
-    return randint(low, high, input._data.shape, dtype=dtype or input._dtype)
+    d = dtype or input._dtype
+    out = _strided_like(input, d)
+    flat = randint(low, high, (input._data.size,), dtype=d)
+    if out is None:
+        return Tensor._from_data(flat._data.reshape(input._data.shape), flat._dtype)
+    from ..autograd.random import _assign_in_memory_order
+
+    _assign_in_memory_order(out, flat._data)
+    return Tensor._from_data(out, flat._dtype)
 
 
 def manual_seed(seed):

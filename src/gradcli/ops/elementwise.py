@@ -787,15 +787,18 @@ gt = _cmp(np.greater, "gt")
 ge = _cmp(np.greater_equal, "ge")
 
 
+_CPU_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half"}
+
+
 def _logic(npfn, name):
     def fn(input, other):
-        if not isinstance(other, (Tensor, bool, int)):
+        if not isinstance(other, (Tensor, bool, int, float)):
             return NotImplemented
         a = input._data
         b = other._data if isinstance(other, Tensor) else other
-        if input._dtype.is_floating_point or (isinstance(other, Tensor) and other._dtype.is_floating_point):
-            raise TypeError(f"{name} is only supported for integer and bool tensors")
         dtype = result_dtype(input, other)
+        if dtype.is_floating_point:  # no Float kernel (PyTorch's NotImplementedError: runtime)
+            raise _runtime_error(f'"{name}_cpu" not implemented for \'{_CPU_NAMES.get(dtype.name, dtype.name)}\'')
         return Tensor._from_data(np.asarray(npfn(a, b)).astype(dtype.np), dtype)
 
     fn.__name__ = name
@@ -809,34 +812,41 @@ bitwise_xor = _logic(np.bitwise_xor, "bitwise_xor")
 
 def logical_not(input):
     """Elementwise not; a bool tensor."""
-    return Tensor._from_data(np.logical_not(input._data), dt.bool_)
+    return Tensor._from_data(np.asarray(np.logical_not(input._data)), dt.bool_)
 
 
 def bitwise_not(input):
-    """~input for bool/int tensors."""
+    """bitwise_not for bool/int tensors (float: PyTorch has no kernel, a runtime error)."""
     if input._dtype.is_floating_point:
-        raise TypeError("~ (bitwise_not) is only supported for integer and bool tensors")
-    return Tensor._from_data(np.invert(input._data), input._dtype)
+        raise _runtime_error(f'"bitwise_not_cpu" not implemented for \'{_CPU_NAMES.get(input._dtype.name)}\'')
+    return Tensor._from_data(np.asarray(np.invert(input._data)), input._dtype)
+
+
+def invert_op(input):
+    """~input: a TypeError for a float tensor (Tensor.__invert__), else bitwise_not."""
+    if input._dtype.is_floating_point:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return bitwise_not(input)
 
 
 def logical_and(input, other):
-    return Tensor._from_data(np.logical_and(input._data, _arr(other)), dt.bool_)
+    return Tensor._from_data(np.asarray(np.logical_and(input._data, _arr(other))), dt.bool_)
 
 
 def logical_or(input, other):
-    return Tensor._from_data(np.logical_or(input._data, _arr(other)), dt.bool_)
+    return Tensor._from_data(np.asarray(np.logical_or(input._data, _arr(other))), dt.bool_)
 
 
 def isnan(input):
-    return Tensor._from_data(np.isnan(input._data), dt.bool_)
+    return Tensor._from_data(np.asarray(np.isnan(input._data)), dt.bool_)
 
 
 def isinf(input):
-    return Tensor._from_data(np.isinf(input._data), dt.bool_)
+    return Tensor._from_data(np.asarray(np.isinf(input._data)), dt.bool_)
 
 
 def isfinite(input):
-    return Tensor._from_data(np.isfinite(input._data), dt.bool_)
+    return Tensor._from_data(np.asarray(np.isfinite(input._data)), dt.bool_)
 
 
 def _r(fn):
@@ -901,6 +911,7 @@ register("bitwise_and", bitwise_and, "logic", methods=("bitwise_and", "__and__",
 register("bitwise_or", bitwise_or, "logic", methods=("bitwise_or", "__or__", "__ror__"))
 register("bitwise_xor", bitwise_xor, "logic", methods=("bitwise_xor", "__xor__", "__rxor__"))
 register("bitwise_not", bitwise_not, "logic", methods=("bitwise_not", "__invert__"))
+REGISTRY["bitwise_not"].extra["method_fns"] = {"__invert__": invert_op}
 register("logical_not", logical_not, "logic")
 register("logical_and", logical_and, "logic")
 register("logical_or", logical_or, "logic")

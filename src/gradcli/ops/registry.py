@@ -71,5 +71,6 @@ def f_functions() -> dict[str, Callable]:
 
 
 def tensor_methods() -> dict[str, Callable]:
-    """Tensor attribute name -> function (methods and dunder operators), from the registry."""
-    return {n: op.fn for op in REGISTRY.values() for n in op.methods}
+    """Tensor attribute name -> function (methods and dunder operators), from the registry
+    (``extra["method_fns"]`` maps a spelling whose behaviour differs, e.g. ``__invert__``, to its own)."""
+    return {n: op.extra.get("method_fns", {}).get(n, op.fn) for op in REGISTRY.values() for n in op.methods}

@@ -1,0 +1,7 @@
+# randn_like/rand_like/randint_like of a transposed tensor keep its layout and draw in memory order (generator finding)
+torch.manual_seed(11)
+x = torch.ones(4, 5).t()
+r = torch.randn_like(x)
+s = torch.rand_like(x)
+k = torch.randint_like(x, 5)
+print(r, s, k)
