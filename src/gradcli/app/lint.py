@@ -61,6 +61,7 @@ for _n in ("add", "sub", "neg", "negative", "sum", "mean", "view", "reshape", "f
            "chunk", "select", "narrow", "view_as", "reshape_as", "unbind", "movedim", "swapaxes", "sign",
            "to", "float", "double", "half", "getitem", "repeat", "positive", "rsub", "diag", "tril", "triu",
            "trace", "cumsum", "flip", "roll", "index_select", "gather", "masked_fill", "floor", "ceil", "round",
+           "broadcast_to", "squeeze_", "unsqueeze_", "t_", "transpose_",
            "trunc", "frac", "copy_", "zero_", "fill_", "add_", "sub_", "neg_", "detach"):
     SAVES[_n] = "none"
 for _n in ("exp", "sigmoid", "tanh", "relu", "sqrt", "rsqrt", "reciprocal", "softmax", "log_softmax", "expm1",
@@ -73,8 +74,9 @@ for _n in ("log", "log1p", "log2", "log10", "sin", "cos", "abs", "clamp", "clip"
     SAVES[_n] = "self"
 for _n in ("mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
            "nll_loss", "norm", "std", "prod", "max", "min", "amax", "amin", "logsumexp", "maximum", "minimum",
-           "where", "atan2", "hypot", "smooth_l1_loss", "huber_loss", "kl_div", "dist", "cumprod"):
+           "atan2", "hypot", "smooth_l1_loss", "huber_loss", "kl_div", "dist", "cumprod"):
     SAVES[_n] = "inputs"
+SAVES["where"] = "first"  # WhereBackward0 keeps only the condition
 for _n in ("mul", "matmul", "mm", "bmm", "mv", "dot", "outer", "linear", "mul_", "inner", "vdot"):
     SAVES[_n] = "mul"
 for _n in ("div", "true_divide", "divide", "div_"):
@@ -100,6 +102,17 @@ _ELEMENTWISE = frozenset({
 _CREATION = frozenset({"tensor", "ones", "zeros", "full", "empty", "randn", "rand", "randint", "arange",
                        "linspace", "eye", "ones_like", "zeros_like", "full_like", "empty_like", "randn_like",
                        "rand_like", "as_tensor", "from_numpy", "logspace", "randperm", "scalar_tensor"})
+#: ops whose result never requires grad (comparisons, predicates, integer results)
+_NONDIFF = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "less", "less_equal", "greater", "greater_equal",
+                      "equal", "not_equal", "isinf", "isnan", "isfinite", "isposinf", "isneginf", "isclose",
+                      "logical_not", "logical_and", "logical_or", "logical_xor", "argmax", "argmin", "argsort",
+                      "nonzero", "all", "any", "count_nonzero", "bitwise_not", "bitwise_and", "bitwise_or",
+                      "bitwise_xor", "signbit", "randint_like", "bucketize", "searchsorted", "allclose",
+                      "is_nonzero", "zeros_like", "ones_like", "empty_like", "full_like", "rand_like",
+                      "randn_like", "heaviside", "isin"})
+#: ops whose result is surely a new non-leaf when an input requires grad (never the input itself)
+_KNOWN = ((frozenset(SAVES) | _ELEMENTWISE | _REDUCTIONS | _VIEWS | _LOSSES | {"getitem", "rsub", "neg", "op"})
+          - {"contiguous", "to", "float", "double", "half", "type", "sum_to_size", "positive"})
 _NOT_INPLACE = frozenset({"requires_grad_", "detach_", "retain_grad", "share_memory_", "register_hook",
                           "backward", "zero_grad"})
 _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.MatMult: "matmul",
@@ -295,6 +308,7 @@ class Linter:
         self.file = filename
         self.findings: dict[tuple, Finding] = {}
         self.grad_on: Optional[bool] = True
+        self.inference = False  # inside torch.inference_mode(): nothing records a graph
         self.sure = True
         self.depth = 0
         self.loops: list[dict] = []
@@ -476,12 +490,18 @@ class Linter:
     def s_Continue(self, st: ast.Continue, scope: Scope) -> None:
         raise _Break()
 
+    def switch(self, sw: Any) -> None:
+        """Apply a grad-mode switch: inference mode stays on inside it whatever set_grad_enabled says."""
+        self.grad_on = True if sw.kind == "enable_grad" else (False if sw.off else None)
+        if sw.kind == "inference_mode":
+            self.inference = True
+
     def s_With(self, st: ast.With, scope: Scope) -> None:
-        saved = self.grad_on
+        saved = self.grad_on, self.inference
         for item in st.items:
             sw = grad_switch_of(item.context_expr, "with")
             if sw is not None:
-                self.grad_on = True if sw.kind == "enable_grad" else (False if sw.off else None)
+                self.switch(sw)
             else:
                 v = self.ev(item.context_expr, scope)
                 if item.optional_vars is not None:
@@ -489,7 +509,7 @@ class Linter:
         try:
             self.block(st.body, scope)
         finally:
-            self.grad_on = saved
+            self.grad_on, self.inference = saved
 
     def s_FunctionDef(self, st: ast.FunctionDef, scope: Scope) -> None:
         scope.vars[st.name] = Func(st, scope)
@@ -572,6 +592,8 @@ class Linter:
     def e_UnaryOp(self, node: ast.UnaryOp, scope: Scope) -> Any:
         v = self.ev(node.operand, scope)
         if isinstance(v, AbsTensor):
+            if isinstance(node.op, ast.UAdd):
+                return v  # +x is torch.positive(x): x itself
             return self.op("neg", [v], node) if isinstance(node.op, ast.USub) else self.op("op", [v], node)
         if isinstance(v, (int, float)) and not isinstance(v, bool) and isinstance(node.op, ast.USub):
             return -v
@@ -712,11 +734,11 @@ class Linter:
             local.vars[a.arg] = kwargs.get(a.arg, UNK)
         if fn.args.vararg:
             local.vars[fn.args.vararg.arg] = tuple(args[len(params):])
-        saved_grad, saved_stmt = self.grad_on, self.stmt
+        saved_grad, saved_stmt, saved_inf = self.grad_on, self.stmt, self.inference
         for dec in fn.decorator_list:
             sw = grad_switch_of(dec, "decorator")
             if sw is not None:
-                self.grad_on = True if sw.kind == "enable_grad" else (False if sw.off else None)
+                self.switch(sw)
         self.depth += 1
         try:
             self.block(fn.body, local)
@@ -725,7 +747,7 @@ class Linter:
             return r.value
         finally:
             self.depth -= 1
-            self.grad_on, self.stmt = saved_grad, saved_stmt
+            self.grad_on, self.stmt, self.inference = saved_grad, saved_stmt, saved_inf
 
     # --- tensors --------------------------------------------------------------------------------------
     def leaf_node(self, t: AbsTensor) -> AbsNode:
@@ -753,6 +775,9 @@ class Linter:
            dtype: Any = "auto") -> AbsTensor:
         tensors = [x for x in inputs if isinstance(x, AbsTensor)]
         rg = t_or(*[x.rg for x in tensors]) if tensors else False
+        if name in _NONDIFF or self.inference:
+            rg = False
+        known = name in _KNOWN
         if self.grad_on is False:
             rg = False
         elif self.grad_on is None and rg is True:
@@ -767,6 +792,8 @@ class Linter:
             n = AbsNode(name, getattr(node, "lineno", 0), getattr(node, "col_offset", 0), parents)
         box = view_of.box if view_of is not None else None
         out = self.new_tensor(rg, shape, n, box=box, dtype=dtype)
+        if not known and rg is not False:
+            out.leaf = None  # an op outside the tables may return its input itself (PyTorch's no-op cases)
         if view_of is not None:
             out.base = view_of.base or view_of
         if n is not None:
@@ -792,7 +819,7 @@ class Linter:
             return
         if rule == "result":
             save(out, "result")
-        elif rule == "self":
+        elif rule in ("self", "first"):
             if tens:
                 save(tens[0], "self")
         elif rule == "inputs":
@@ -1047,7 +1074,13 @@ class Linter:
                            shape=self.reduction_shape(t, short, rest, kwargs))
         if short in _LOSSES:
             red = kwargs.get("reduction", "mean")
-            shape = () if red in ("mean", "sum") else (t.shape if red == "none" else None)
+            shape = () if red in ("mean", "sum") else None
+            if red == "none" and t.shape is not None:
+                if short in ("cross_entropy", "nll_loss"):  # the batch shape: the class dim (1) goes
+                    shape = () if len(t.shape) <= 1 else t.shape[:1] + t.shape[2:]
+                else:
+                    others = [a.shape for a in args[1:2] if isinstance(a, AbsTensor)]
+                    shape = _broadcast(t.shape, others[0]) if others else t.shape
             return self.op(short, list(args), node, shape=shape)
         if short in _VIEWS:
             return self.op(short, [t], node, shape=self.view_shape(t, short, list(args[1:])), view_of=t)
@@ -1127,7 +1160,7 @@ class Linter:
         leafy = t_and(t.leaf, t.rg)
         if base is not None:
             leafy = t_or(leafy, t_and(base.leaf, base.rg)) if leafy is not True else True
-        check = t_and(leafy, self.grad_on)
+        check = t_and(leafy, self.grad_on, not self.inference)
         if check is not False:
             certain = check is True and self.sure
             who = self.label(t) if base is None else f"a view of {self.label(base)}"
@@ -1145,14 +1178,15 @@ class Linter:
         box.bumps.append((node.lineno, node.col_offset, box.version, self.sure, name))
         others = [a for a in args if isinstance(a, AbsTensor)]
         rg = t_or(t.rg, *[a.rg for a in others])
-        if self.grad_on is not False and rg is not False:
+        if self.grad_on is not False and rg is not False and not self.inference:
             parents = [p for p in (self.grad_node(x) for x in [t] + others) if p is not None]
             n = AbsNode(name, node.lineno, node.col_offset, parents)
             op = name.rstrip("_") if name not in SAVES else name
-            old_version = box.version - 1
-            self.record_saves(op if op in SAVES else name, n, [t] + list(args), t)
-            # what the in-place node saved of t is t's value before the change
-            n.saves = [(b, (old_version if b is box else v), s, lb) for b, v, s, lb in n.saves]
+            # an in-place op that needs t's old value saves a copy of it (its own version counter); one that
+            # needs its result saves t itself, at the version after the change
+            before = AbsTensor(t.rg, t.leaf, t.shape, dtype=t.dtype)
+            before.name = t.name
+            self.record_saves(op if op in SAVES else name, n, [before] + list(args), t)
             t.node = n
             t.rg = True if self.grad_on is True and rg is True else None
             t.leaf = False if t.rg is True else None
@@ -1200,20 +1234,20 @@ class Linter:
         reach = self.reach([self.grad_node(r) for r in troots])
         pruned = inputs is not None
         # a second backward through freed nodes
-        for n, path_sure in reach.items():
-            if n.freed is not None and n.saves_any is not False:
-                certain = (self.sure and path_sure and n.freed_sure and n.saves_any is True and not pruned)
-                fl, fc = n.freed
-                self.report(
-                    "second_backward", node, certain,
-                    f"This {where} goes through the {n.op} made at line {n.line}, whose saved tensors the "
-                    f"backward at line {fl} freed (it had no retain_graph=True).",
-                    f"Pass retain_graph=True to the backward at line {fl}, or recompute the graph before this "
-                    "backward.",
-                    {"error": "second_backward", "line": line},
-                    [self.rel("built", n.line, n.col, f"{n.op} saved tensors for its backward"),
-                     self.rel("freed", fl, fc, "this backward freed them")])
-                break
+        freed = [(n, self.sure and path_sure and n.freed_sure and n.saves_any is True and not pruned)
+                 for n, path_sure in reach.items() if n.freed is not None and n.saves_any is not False]
+        freed.sort(key=lambda nc: not nc[1])  # a certain one first
+        for n, certain in freed[:1]:
+            fl, fc = n.freed
+            self.report(
+                "second_backward", node, certain,
+                f"This {where} goes through the {n.op} made at line {n.line}, whose saved tensors the "
+                f"backward at line {fl} freed (it had no retain_graph=True).",
+                f"Pass retain_graph=True to the backward at line {fl}, or recompute the graph before this "
+                "backward.",
+                {"error": "second_backward", "line": line},
+                [self.rel("built", n.line, n.col, f"{n.op} saved tensors for its backward"),
+                 self.rel("freed", fl, fc, "this backward freed them")])
         # saved tensors changed in place since they were saved
         done = False
         for n, path_sure in reach.items():
