@@ -192,6 +192,15 @@ class SavedTensor:
                  "_ckpt")
 
     def __init__(self, t, is_output: bool = False) -> None:
+        if t._inference:
+            from .grad_mode import state
+
+            if not state.inference:
+                raise error_class("runtime")(
+                    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference "
+                    "mode in computation tracked by autograd. To work around this, you can make a clone to get a "
+                    "normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+                    "`torch.inference_mode()`.")
         self._box = t._version
         self._version = t._version[0]
         self._is_output = is_output

@@ -152,8 +152,9 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         # a view also requires grad when its base does (even one made in no_grad mode, which has no grad_fn)
+        # (a view of an inference tensor is an inference tensor without autograd: it never inherits)
         return self._requires_grad or (self._base is not None and self._grad_fn is None
-                                       and self._base._requires_grad)
+                                       and self._base._requires_grad and not self._inference)
 
     @requires_grad.setter
     def requires_grad(self, value) -> None:

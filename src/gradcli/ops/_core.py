@@ -87,6 +87,10 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
     if not wanted:
         out._origin = _pos.loc  # provenance (app/why.py): no input requires grad
         return out, None
+    if not mode.inference and all(t is not None and t._inference for t in inputs):
+        # only inference tensors (and no number, which PyTorch wraps in a normal tensor): autograd is not
+        # dispatched to at all outside inference mode, so nothing is recorded
+        return out, None
     node = node_cls()
     node.next_functions = tuple(edges)
     node._meta = tuple(meta)
