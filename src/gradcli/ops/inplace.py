@@ -216,28 +216,49 @@ def _rebase_view(view: Tensor, fn: Node) -> None:
 # --- the ops ----------------------------------------------------------------------------------------
 
 
+def check_overlap(t: Tensor, src) -> None:
+    """PyTorch's assert_no_partial_overlap: a source that shares memory with the written tensor must cover
+    exactly the same elements (same start, shape and strides), else the result would depend on order."""
+    if not isinstance(src, Tensor):
+        return
+    a, b = t._data, src._data
+    if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b):
+        return
+    same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
+            and a.strides == b.strides)
+    if not same:
+        raise error_class("runtime")(
+            "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+
+
 def add_(self, other, *, alpha=1):
     """self += alpha * other in place (AddBackward0)."""
+    check_overlap(self, other)
     return apply_inplace(self, lambda old: old.add(other, alpha=alpha))
 
 
 def sub_(self, other, *, alpha=1):
     """self -= alpha * other in place (SubBackward0)."""
+    check_overlap(self, other)
     return apply_inplace(self, lambda old: old.sub(other, alpha=alpha))
 
 
 def mul_(self, other):
     """self *= other in place (MulBackward0)."""
+    check_overlap(self, other)
     return apply_inplace(self, lambda old: old.mul(other))
 
 
 def div_(self, other, *, rounding_mode=None):
     """self /= other in place (DivBackward0); an integer tensor cannot hold the float result."""
+    check_overlap(self, other)
     return apply_inplace(self, lambda old: old.div(other, rounding_mode=rounding_mode))
 
 
 def pow_(self, exponent):
     """self **= exponent in place."""
+    check_overlap(self, exponent)
     return apply_inplace(self, lambda old: old.pow(exponent))
 
 
@@ -328,6 +349,7 @@ class CopyBackwards(Node):
 
 def copy_(self, src, non_blocking: bool = False):
     """Copy src's values into self (broadcasting src) (CopyBackwards)."""
+    check_overlap(self, src)
     if not isinstance(src, Tensor):
         from .creation import tensor as _tensor
 

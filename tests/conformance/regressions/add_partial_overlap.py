@@ -1,0 +1,5 @@
+# add_ of a broadcast view of the destination is a partial overlap; mul_ by itself is a full overlap (allowed)
+a = torch.tensor([1.0, 2.0, 3.0])
+a.mul_(a)
+print(a)
+a.add_(a[0])
