@@ -556,6 +556,57 @@ def check_command(
     _guarded(debug, body)
 
 
+# --- compare ------------------------------------------------------------------------------
+@app.command("compare", no_args_is_help=True)
+def compare_command(
+    file: FileArg,
+    sets: SetOpt = None,
+    requires_grad: RequiresGradOpt = None,
+    retain_grad: RetainGradOpt = None,
+    no_grad: NoGradOpt = False,
+    backward: BackwardOpt = None,
+    gradient: GradientOpt = None,
+    inputs: InputsOpt = None,
+    retain_graph: RetainGraphOpt = False,
+    create_graph: CreateGraphOpt = False,
+    repeat: RepeatOpt = 1,
+    dtype: DTypeOpt = None,
+    seed: SeedOpt = 0,
+    json_output: Annotated[
+        bool, typer.Option("--json", help="Print the gradcli.compare/1 JSON object on stdout, and nothing else.")
+    ] = False,
+    max_elements: MaxElementsOpt = None,
+    max_steps: MaxStepsOpt = None,
+    timeout: TimeoutOpt = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Run FILE in gradcli and in PyTorch (needs the torch extra) and show every difference; exit 1 if any."""
+
+    def body() -> ExitStatus:
+        options = _run_options(
+            sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
+            backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
+            create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
+            max_steps=max_steps, timeout=timeout,
+        )
+        from .app.compare import compare_document, compare_file
+
+        comparison = compare_file(file, options, timeout=timeout or 120.0)
+        if json_output:
+            from .app.render.jsonout import dumps
+
+            sys.stdout.write(dumps(compare_document(comparison)) + "\n")
+            sys.stdout.flush()
+        else:
+            from .app.render.compare import render_compare
+            from .app.render.console import make_console
+
+            render_compare(comparison, make_console())
+        return ExitStatus.SUCCESS if comparison.identical else ExitStatus.ERROR
+
+    _guarded(debug, body)
+
+
 from . import cli_explain as _cli_explain  # noqa: E402,F401 - registers why, lint, modes (issue 7)
 
 

@@ -18,7 +18,14 @@ from __future__ import annotations
 import pytest
 from casefiles import needs_torch
 from hypothesis import given
-from program_strategies import INPLACE_STATEMENTS, TEMPLATES, Program, profile_settings, programs, spellings
+from program_strategies import (
+    INPLACE_STATEMENTS,
+    TEMPLATES,
+    Program,
+    profile_settings,
+    programs,
+    spellings,
+)
 
 from gradcli.ops.registry import REGISTRY
 

@@ -226,16 +226,18 @@ def diff_documents(gradcli: dict, pytorch: dict, *, gradcli_status: Optional[int
     return out
 
 
+def _error_cell(e: Any) -> str:
+    if not isinstance(e, dict):
+        return "no error"
+    message = " ".join(str(e.get("message", "")).split())
+    return _error_text(e) + (f": {message[:160]}" if message else "")
+
+
 def _diff_error(ge: Any, pe: Any, out: list) -> None:
     if pe is None and ge is None:
         return
-    if pe is None or not isinstance(ge, dict):
-        detail = str(ge.get("message", ""))[:200] if isinstance(ge, dict) else str(pe.get("message", ""))[:200]
-        out.append(Difference(None, "error", _error_text(ge), _error_text(pe), detail))
-        return
-    if ge.get("kind") != pe["kind"]:
-        out.append(Difference(None, "error", _error_text(ge), _error_text(pe),
-                              f"gradcli: {str(ge.get('message'))[:160]} | PyTorch: {str(pe.get('message'))[:160]}"))
+    if pe is None or not isinstance(ge, dict) or ge.get("kind") != pe["kind"]:
+        out.append(Difference(None, "error", _error_cell(ge), _error_cell(pe)))
     elif ge.get("line") != pe["line"]:
         out.append(Difference(None, "error line", _text(ge.get("line")), _text(pe["line"]), pe["kind"]))
 
