@@ -192,6 +192,10 @@ def _default_roots(result: Any) -> list[tuple[str, Any]]:
     return [(name, fn) for name, fn in starts if id(fn) not in reached]
 
 
+#: most nodes a graph view shows (breadth-first from the roots); rendering is linear but not free
+MAX_GRAPH_NODES = 10_000
+
+
 def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[str] = frozenset()) -> Graph:
     """Walk the graph of ``result`` (a RunResult) from its roots; see the module doc.
 
@@ -231,13 +235,20 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
             keep[id(fn)] = fn
             order.append(fn)
             queue.append(fn)
-    while queue:
+    truncated = False
+    while queue and not truncated:
         fn = queue.popleft()
         for child, _ in _next_edges(fn):
             if child is not None and id(child) not in keep:
+                if len(order) >= MAX_GRAPH_NODES:  # a file can build 10^7 nodes: show the nearest ones
+                    truncated = True
+                    break
                 keep[id(child)] = child
                 order.append(child)
                 queue.append(child)
+    if truncated:
+        graph.notes.append(f"the graph has more than {MAX_GRAPH_NODES:,} nodes: showing the {MAX_GRAPH_NODES:,} "
+                           "nearest the roots (edges to the others are left out)")
 
     numbering = {id(fn): i for i, fn in enumerate(order)}
     for fn in order:
@@ -258,7 +269,7 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
             line=int(line) if isinstance(line, int) else None,
             kind=kind,
             saved=_saved_of(fn),
-            next=[(None if c is None else numbering[id(c)], i) for c, i in _next_edges(fn)],
+            next=[(numbering.get(id(c)) if c is not None else None, i) for c, i in _next_edges(fn)],
             shape=shape,
         ))
     graph.roots = [numbering[id(fn)] for fn in start if id(fn) in numbering]

@@ -255,7 +255,12 @@ class _Runner:
         if key in self.seen:
             return
         self.seen.add(key)
-        self.warnings.append(WarningRecord(kind, message, line, col, self.parsed.source_line(line)))
+        if len(self.warnings) >= MAX_WARNINGS:
+            if len(self.warnings) == MAX_WARNINGS:
+                self.warnings.append(WarningRecord("other", f"more warnings were given; only the first "
+                                                   f"{MAX_WARNINGS:,} are recorded", None, None, None))
+            return
+        self.warnings.append(WarningRecord(kind, clip(message), line, col, self.parsed.source_line(line)))
 
     def cli_value(self, text: str, like: Any = None) -> Any:
         """A --set (like=None) or --gradient value; raises GradcliError (Python errors converted)."""
@@ -325,7 +330,7 @@ class _Runner:
                 state.start()
                 engine = importlib.import_module("gradcli.autograd.engine")
                 if options.trace:
-                    engine.trace_sink = self.trace_events = []
+                    engine.trace_sink = self.trace_events = _TraceEvents(MAX_TRACE)
                 try:
                     self.bind_sets()
                     self.run_body(body)
@@ -345,7 +350,11 @@ class _Runner:
             result.namespace = g
             result.tensors = self.tensors()
             if options.trace:
-                result.trace = _name_trace(getattr(self, "trace_events", []), result.tensors)
+                events = getattr(self, "trace_events", [])
+                result.trace = _name_trace(events, result.tensors)
+                if getattr(events, "dropped", 0):
+                    result.trace.append({"step": "...", "node": f"{events.dropped:,} more nodes ran; --trace records "
+                                                                 f"the first {MAX_TRACE:,}"})
 
     def stopped(self, result: RunResult) -> None:
         """The result of a run still busy at its hard deadline (called from the waiting thread)."""
@@ -434,8 +443,8 @@ class _Runner:
     def error_record(self, e: GradcliError) -> ErrorRecord:
         rec = ErrorRecord(
             kind=e.kind,
-            message=e.message,
-            hint=e.hint or "",
+            message=clip(e.message),
+            hint=clip(e.hint or ""),
             line=e.line,
             col=e.col,
             source_line=self.parsed.source_line(e.line),
@@ -631,17 +640,56 @@ def prepare(source: Union[str, bytes], filename: str, limits: Limits = DEFAULT_L
     return parsed
 
 
+#: longest message/hint a record keeps (messages can quote the file's own values: a 10^7-character key)
+MAX_MESSAGE = 2000
+#: most warnings a run records (one per (kind, line) could still be 10^5 in a 1 MB file)
+MAX_WARNINGS = 1000
+#: most backward nodes --trace records (each event holds its gradients: a 10^6-node pass would hold them all)
+MAX_TRACE = 2000
+
+
+class _TraceEvents(list):
+    """The --trace sink: keeps the first ``cap`` events and counts the rest."""
+
+    def __init__(self, cap: int) -> None:
+        super().__init__()
+        self.cap = cap
+        self.dropped = 0
+
+    def append(self, ev: Any) -> None:
+        if len(self) < self.cap:
+            list.append(self, ev)
+        else:
+            self.dropped += 1
+
+
+#: most problems of the static check a record lists (a 1 MB file can hold 10^5 refused constructs)
+MAX_PROBLEMS = 100
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text``, cut to ``limit`` characters with a note of how much was left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit:,} more characters)"
+
+
 def _static_error(e: GradcliError, text: Optional[str]) -> ErrorRecord:
     lines = text.splitlines() if text is not None else []
     src = lines[e.line - 1] if e.line is not None and 1 <= e.line <= len(lines) else None
-    rec = ErrorRecord(kind=e.kind, message=e.message, hint=e.hint or "", line=e.line, col=e.col, source_line=src)
+    rec = ErrorRecord(kind=e.kind, message=clip(e.message), hint=clip(e.hint or ""), line=e.line, col=e.col,
+                      source_line=src)
     if e.line is not None:
         rec.frames = [(e.line, e.col if e.col is not None else 0)]
     problems = getattr(e, "problems", None)
     if problems:
         rec.problems = [
-            {"kind": p.kind, "message": p.message, "line": p.line, "col": p.col} for p in problems
+            {"kind": p.kind, "message": clip(p.message), "line": p.line, "col": p.col} for p in problems[:MAX_PROBLEMS]
         ]
+        if len(problems) > MAX_PROBLEMS:
+            rest = problems[MAX_PROBLEMS]
+            rec.problems.append({"kind": rest.kind, "line": rest.line, "col": rest.col,
+                                 "message": f"... and {len(problems) - MAX_PROBLEMS:,} more problems"})
     return rec
 
 

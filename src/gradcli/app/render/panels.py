@@ -28,6 +28,10 @@ WARNING_HINTS = {
 }
 
 
+#: longest part of a source line a snippet shows (around the caret)
+MAX_SOURCE_SHOWN = 240
+
+
 def _char_col(line: str, col: int) -> int:
     """Python's col_offset counts UTF-8 bytes; the caret needs characters."""
     if line.isascii():
@@ -59,6 +63,13 @@ def source_snippet(
     text.append(where)
     if src is None:
         return text
+    if len(src) > MAX_SOURCE_SHOWN:  # a very long line (up to the 1 MB file limit): the part around the column
+        c0 = shown_col or 0
+        start = max(0, min(c0 - MAX_SOURCE_SHOWN // 2, len(src) - MAX_SOURCE_SHOWN))
+        end = start + MAX_SOURCE_SHOWN
+        src = ("..." if start else "") + src[start:end] + ("..." if end < len(src) else "")
+        if shown_col is not None:
+            shown_col = shown_col - start + (3 if start else 0)
     num = str(line)
     gutter = " " * len(num)
     text.append("\n")
