@@ -133,7 +133,7 @@ def options_header(o: RunOptions) -> str:
 
 
 def promote(a: str, b: str) -> str:
-    order = ("bool", "int64", "float32", "float64")
+    order = ("bool", "int32", "int64", "float16", "float32", "float64")
     return a if order.index(a) >= order.index(b) else b
 
 
@@ -142,7 +142,7 @@ def promote_vars(x: Var, y: Any, default: str) -> str:
     if isinstance(y, Var):
         if (x.ndim == 0) != (y.ndim == 0):  # a 0-d tensor only raises the category
             dim, zero = (y, x) if x.ndim == 0 else (x, y)
-            cat = {"bool": 0, "int64": 1, "float32": 2, "float64": 2}
+            cat = {"bool": 0, "int32": 1, "int64": 1, "float16": 2, "float32": 2, "float64": 2}
             if cat[zero.dtype] > cat[dim.dtype]:
                 return zero.dtype if dim.dtype != "bool" or zero.dtype in FLOATS else "int64"
             return dim.dtype

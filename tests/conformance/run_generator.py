@@ -62,7 +62,13 @@ def main(argv: list[str] | None = None) -> int:
             print(f"... {stats['programs']} programs, {stats['disagreements']} disagreements, "
                   f"{time.monotonic() - t0:.0f} s", flush=True)
 
-    one()
+    try:
+        one()
+    except Exception:  # noqa: BLE001 - a bug of the generator itself: report it, keep the count
+        import traceback
+
+        stats["generator_error"] += 1
+        traceback.print_exc()
     out.close()
     print(dict(stats))
     print(f"generated: {stats['programs']} programs, {stats['disagreements']} disagreements, "
