@@ -57,10 +57,12 @@ def _finish(data: np.ndarray, dtype, requires_grad: bool) -> Tensor:
 def _infer(value):
     """(kind, shape) of a nested Python value: kind 0 bool, 1 int, 2 float."""
     kind = 0
+    scalars = False  # no scalar at all (torch.tensor([]), [[]]): the default float dtype
     stack = [(value, 0)]
     shapes: dict = {}
     while stack:
         v, depth = stack.pop()
+        scalars = scalars or not isinstance(v, (list, tuple))
         if isinstance(v, Tensor):
             if v._data.ndim:
                 raise TypeError("only one-element tensors can be nested inside torch.tensor([...]) here")
@@ -83,7 +85,7 @@ def _infer(value):
                 stack.append((x, depth + 1))
             continue
         raise TypeError(f"Could not infer dtype of {type(v).__name__}")
-    return kind
+    return kind if scalars else 2
 
 
 def _to_py(v):

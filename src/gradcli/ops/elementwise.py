@@ -121,8 +121,8 @@ def sub(input, other, *, alpha=1):
     dtype = _binary_dtype(input, other)
     if not isinstance(input, Tensor):
         return rsub(other, input, alpha=alpha)
-    if dtype is dt.bool_:
-        raise _runtime_error("Subtraction, the `-` operator, with two bool tensors is not supported.")
+    if input._dtype is dt.bool_ or isinstance(other, bool) or (isinstance(other, Tensor) and other._dtype is dt.bool_):
+        raise _runtime_error("Subtraction, the `-` operator, with a bool tensor is not supported.")
     o = other if alpha == 1 else other * alpha
     data = _compute(np.subtract, input, o, dtype)
     out, node = record(SubBackward0, data, dtype, (input, _t(other)))
@@ -136,6 +136,8 @@ def rsub(input, other, *, alpha=1):
     dtype = _binary_dtype(input, other)
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
+    if input._dtype is dt.bool_ or isinstance(other, bool):
+        raise _runtime_error("Subtraction, the `-` operator, with a bool tensor is not supported.")
     i = input if alpha == 1 else input * alpha
     data = _compute(np.subtract, other, i, dtype)
     out, node = record(RsubBackward1, data, dtype, (input,))
