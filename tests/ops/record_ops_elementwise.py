@@ -19,8 +19,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-import record_ops as R  # noqa: E402  (case literals and the warning capture; R.CASES is not used here)
-from ops_harness import run_case, torch_error_kind  # noqa: E402
+import record_ops as R  # case literals and the warning capture; R.CASES is not used here)
+from ops_harness import run_case, torch_error_kind
 
 OUT = os.path.join(HERE, "data", "ops_cases_elementwise.json")
 
