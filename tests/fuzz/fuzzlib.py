@@ -714,6 +714,12 @@ def _render_all(result: Any, rnd: Optional[Any]) -> None:
     from gradcli.app.records import run_document
     from gradcli.app.render.jsonout import dumps
 
+    try:  # issue 7's explainers (the ``related`` lines of an error) run in app.run.execute
+        from gradcli.app.related import enrich
+    except ImportError:  # pragma: no cover - older checkouts
+        enrich = None
+    if enrich is not None and (rnd is None or rnd.random() < RENDER_HUMAN):
+        enrich(result, None)
     json.loads(dumps(run_document(result, 1000)))
     if rnd is None or rnd.random() < RENDER_HUMAN:
         from gradcli.app.render.console import make_console

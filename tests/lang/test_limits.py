@@ -231,3 +231,31 @@ def test_last_resort_ends_a_process_stuck_in_one_c_call(tmp_path):
     p = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert p.returncode in (0, 1) and "Traceback" not in p.stdout + p.stderr
     assert time.monotonic() - t0 < 60
+
+
+# --- what a file makes gradcli show stays small -----------------------------------------------------------
+def test_huge_messages_are_clipped(run):
+    r = run("d = {}\nx = d['a' * 10**7]\n")
+    assert r.error.kind == "runtime" and len(r.error.message) < 2100 and "more characters" in r.error.message
+    r = run("s = 'a' * 10**7\nassert False, s\n")
+    assert r.error.kind == "assertion" and len(r.error.message) < 2100
+
+
+def test_many_static_problems_are_listed_briefly(run):
+    r = run("del x\n" * 50_000)
+    assert r.error.kind == "unsupported" and len(r.error.problems) == 101
+    assert "49,900 more problems" in r.error.problems[-1]["message"]
+
+
+def test_panels_of_huge_errors_render_fast(tmp_path):
+    from gradcli.app.render.console import make_console
+    from gradcli.app.render.panels import error_panel
+    from gradcli.lang.run import run_file
+    import io
+
+    src = "x = " + "y" * 500_000 + " + 1\n"
+    r = run_file(src, "long.py")
+    out = io.StringIO()
+    t0 = time.monotonic()
+    make_console(out, width=100).print(error_panel(r.error, r.file, r.source))
+    assert time.monotonic() - t0 < 10 and len(out.getvalue()) < 20_000

@@ -144,6 +144,12 @@ _TENSOR_OR_NUMBER_PARAMS = frozenset({
     "lambd", "negative_slope", "threshold", "min_val", "max_val", "rtol", "atol", "eps", "p", "low", "high",
     "start", "step", "label_smoothing", "pos_weight", "margin", "divisor",
 })
+# ops whose ``other`` PyTorch requires to be a Tensor (most binary ops also take a Number there)
+_TENSOR_OTHER = frozenset({
+    "maximum", "minimum", "fmax", "fmin", "hypot", "atan2", "arctan2", "logical_and", "logical_or",
+    "logical_xor", "isclose", "allclose", "equal", "dot", "vdot", "outer", "ger", "mm", "mv", "bmm", "matmul",
+    "logaddexp", "logaddexp2", "cross", "kron",
+})
 _INT_PARAMS = frozenset({
     "dim", "dim0", "dim1", "dim2", "start_dim", "end_dim", "diagonal", "offset", "k", "chunks", "shifts",
     "dims", "num_classes", "repeats", "steps", "ignore_index", "n", "m", "length", "split_size_or_sections",
@@ -187,7 +193,7 @@ def _expected(name: str, value: object, default: object, fname: str, T: type) ->
     if value is None and default is None:
         return None
     number = (int, float, bool, complex)
-    if name in _TENSOR_PARAMS or (name == "other" and fname.endswith("_as")):
+    if name in _TENSOR_PARAMS or (name == "other" and (fname.endswith("_as") or fname in _TENSOR_OTHER)):
         return None if isinstance(value, T) else "Tensor"
     if name == "tensors":
         if isinstance(value, (list, tuple)) and all(isinstance(t, T) for t in value):
