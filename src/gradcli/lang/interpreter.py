@@ -59,7 +59,12 @@ strings).  Resource exhaustion is bounded by :class:`gradcli.lang.limits.Budget`
 that can grow without a loop (``*``, ``**``, ``<<``, ``+`` on sequences,
 ``list(range(n))``, unpacking a range, format widths; :mod:`.operators`),
 where building a container also costs steps in proportion to its size, so the
-memory a program can fill is bounded by the step budget too.
+memory a program can fill is bounded by the step budget too; the live memory
+itself is bounded by ``--max-memory`` (checked with the clock, before big
+tensor allocations, and by ``RLIMIT_DATA``: :mod:`gradcli.lang.run`).  The
+escape suite (``tests/lang/test_sandbox.py``) and the fuzzing of
+``tests/fuzz/`` (docs/FUZZING.md) test this argument; SECURITY.md states the
+threat model it serves.
 
 Related modules: :mod:`.functions` (user functions, argument binding),
 :mod:`.operators` (size-guarded operators), :mod:`.position` (the current

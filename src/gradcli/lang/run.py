@@ -33,6 +33,16 @@ Global engine state (default dtype, grad mode, generator, element limit,
 warning sink, recursion limit) is reset before and after each run, so many
 runs in one process are independent.  Exceptions that are not
 ``GradcliError``s (bugs in gradcli) propagate unchanged after the reset.
+
+Isolation of a run (issue 8, SECURITY.md): steps 2-6 run on a long-lived
+worker thread with a large C stack (:func:`run_on_worker`; deep C recursion on
+the program's data is an error, not a segmentation fault), which the caller
+abandons at ``--timeout`` + :data:`HARD_GRACE` if one engine operation outlasts
+the run's own clock checks; the engine's element, live-memory (``--max-memory``)
+and clock checks are wired to the run's budget, with ``RLIMIT_DATA`` as the
+kernel-enforced backstop (:class:`_DataLimit`); Python warnings of numpy never
+reach stderr; messages, warnings, static problems and ``--trace`` are capped
+(:func:`clip`), so what a file makes gradcli show stays small.
 """
 
 from __future__ import annotations
