@@ -259,3 +259,10 @@ def test_panels_of_huge_errors_render_fast(tmp_path):
     t0 = time.monotonic()
     make_console(out, width=100).print(error_panel(r.error, r.file, r.source))
     assert time.monotonic() - t0 < 10 and len(out.getvalue()) < 20_000
+
+
+def test_round_with_huge_negative_digits_is_instant(run):
+    # round(int, -n) computes 10**n in C, where no limit can interrupt it: gradcli answers 0 directly
+    t0 = time.monotonic()
+    r = run("print(round(5, -10**8), round(1250, -2), round(-5, -1), round(15, -1), round(2.675, 2))\n")
+    assert r.ok and r.stdout == "0 1200 0 20 2.67\n" and time.monotonic() - t0 < 5

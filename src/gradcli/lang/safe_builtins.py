@@ -97,6 +97,16 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
             charge_range(args[0])
         return max(*args, **kwargs)
 
+    def round_(number: Any, ndigits: Any = None) -> Any:
+        # round(int, -n) computes 10**n in C (round(5, -10**8) would never come back): when 10**n exceeds
+        # twice |number| the result is 0 anyway
+        if type(number) is int and type(ndigits) is int and ndigits < 0:
+            if -ndigits > number.bit_length() * 0.30103 + 2:
+                return 0
+        if ndigits is None:
+            return round(number)
+        return round(number, ndigits)
+
     def enumerate_(iterable: Any, start: int = 0):
         if not isinstance(start, int):
             raise TypeError(f"'{type(start).__name__}' object cannot be interpreted as an integer")
@@ -156,7 +166,7 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         return dict(*args, **kwargs)
 
     for fn, name in ((print_, "print"), (sum_, "sum"), (min_, "min"), (max_, "max"), (enumerate_, "enumerate"),
-                     (zip_, "zip"), (reversed_, "reversed")):
+                     (zip_, "zip"), (reversed_, "reversed"), (round_, "round")):
         fn.__name__ = fn.__qualname__ = name
     names: dict[str, Any] = {
         "print": print_,
@@ -171,7 +181,7 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         "sum": sum_,
         "list": list,
         "tuple": tuple,
-        "round": round,
+        "round": round_,
         "isinstance": isinstance,
         "True": True,
         "False": False,
