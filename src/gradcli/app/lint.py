@@ -65,18 +65,22 @@ for _n in ("add", "sub", "neg", "negative", "sum", "mean", "view", "reshape", "f
            "trunc", "frac", "copy_", "zero_", "fill_", "add_", "sub_", "neg_", "detach"):
     SAVES[_n] = "none"
 for _n in ("exp", "sigmoid", "tanh", "relu", "sqrt", "rsqrt", "reciprocal", "softmax", "log_softmax", "expm1",
-           "exp2", "tan", "elu", "exp_", "sigmoid_", "tanh_", "relu_", "sqrt_"):
+           "exp2", "tan", "exp_", "sigmoid_", "tanh_", "relu_", "sqrt_"):
     SAVES[_n] = "result"
 for _n in ("log", "log1p", "log2", "log10", "sin", "cos", "abs", "clamp", "clip", "clamp_min", "clamp_max",
            "square", "atan", "asin", "acos", "sinh", "cosh", "asinh", "acosh", "atanh", "erf", "gelu", "silu",
-           "softplus", "leaky_relu", "hardtanh", "relu6", "mish", "logsigmoid", "pow", "var", "sin_", "cos_",
+           "softplus", "leaky_relu", "hardtanh", "relu6", "mish", "logsigmoid", "pow", "elu", "sin_", "cos_",
            "log_", "abs_", "clamp_", "pow_"):
     SAVES[_n] = "self"
-for _n in ("mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "cross_entropy",
-           "nll_loss", "norm", "std", "prod", "max", "min", "amax", "amin", "logsumexp", "maximum", "minimum",
-           "atan2", "hypot", "smooth_l1_loss", "huber_loss", "kl_div", "dist", "cumprod"):
+for _n in ("mse_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "maximum", "minimum", "atan2"):
     SAVES[_n] = "inputs"
-SAVES["where"] = "first"  # WhereBackward0 keeps only the condition
+for _n in ("norm", "std", "prod", "max", "min", "amax", "amin", "logsumexp", "hypot", "cumprod"):
+    SAVES[_n] = "inputs+result"
+SAVES["var"] = "self"  # VarBackward0 reads only its input
+SAVES["div_rounded"] = "none"  # div(..., rounding_mode=...): DivBackward2, zero gradients, nothing saved
+# composites whose nodes save intermediate values (so a second backward fails) but none of the caller's tensors
+for _n in ("cross_entropy", "nll_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "kl_div"):
+    SAVES[_n] = "temps"
 for _n in ("mul", "matmul", "mm", "bmm", "mv", "dot", "outer", "linear", "mul_", "inner", "vdot"):
     SAVES[_n] = "mul"
 for _n in ("div", "true_divide", "divide", "div_"):
@@ -91,7 +95,7 @@ _REDUCTIONS = frozenset({"sum", "mean", "prod", "max", "min", "amax", "amin", "n
 _LOSSES = frozenset({"mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
                      "cross_entropy", "nll_loss", "smooth_l1_loss", "huber_loss", "kl_div"})
 _ELEMENTWISE = frozenset({
-    "add", "sub", "mul", "div", "true_divide", "divide", "pow", "neg", "negative", "abs", "sqrt", "exp", "log",
+    "div_rounded", "add", "sub", "mul", "div", "true_divide", "divide", "pow", "neg", "negative", "abs", "sqrt", "exp", "log",
     "log1p", "log2", "log10", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "clamp", "clip", "clamp_min",
     "clamp_max", "maximum", "minimum", "where", "sign", "reciprocal", "square", "rsqrt", "expm1", "exp2",
     "atan", "asin", "acos", "sinh", "cosh", "erf", "gelu", "silu", "softplus", "leaky_relu", "elu", "hardtanh",
@@ -112,7 +116,7 @@ _NONDIFF = frozenset({"lt", "le", "gt", "ge", "eq", "ne", "less", "less_equal", 
                       "randn_like", "heaviside", "isin"})
 #: ops whose result is surely a new non-leaf when an input requires grad (never the input itself)
 _KNOWN = ((frozenset(SAVES) | _ELEMENTWISE | _REDUCTIONS | _VIEWS | _LOSSES | {"getitem", "rsub", "neg", "op"})
-          - {"contiguous", "to", "float", "double", "half", "type", "sum_to_size", "positive"})
+          - {"contiguous", "to", "float", "double", "half", "type", "sum_to_size", "positive", "floor_divide"})
 _NOT_INPLACE = frozenset({"requires_grad_", "detach_", "retain_grad", "share_memory_", "register_hook",
                           "backward", "zero_grad"})
 _BINOPS = {ast.Add: "add", ast.Sub: "sub", ast.Mult: "mul", ast.Div: "div", ast.MatMult: "matmul",
@@ -166,7 +170,8 @@ class Box:
 
 
 class AbsNode:
-    __slots__ = ("op", "line", "col", "parents", "saves", "saves_any", "freed", "freed_sure", "tensor", "phi")
+    __slots__ = ("op", "line", "col", "parents", "saves", "saves_any", "freed", "freed_sure", "tensor", "phi",
+                 "known")
 
     def __init__(self, op: str, line: int, col: int, parents: list, tensor: Any = None, phi: bool = False) -> None:
         self.op = op
@@ -179,10 +184,12 @@ class AbsNode:
         self.freed_sure = False
         self.tensor = tensor  # the leaf of an AccumulateGrad node
         self.phi = phi  # a join of two histories (after a branch): what is behind it is uncertain
+        self.known = True  # an op of the tables: its backward surely runs on to its inputs
 
 
 class AbsTensor:
-    __slots__ = ("rg", "leaf", "shape", "dtype", "node", "box", "retains", "base", "acc", "grad", "name")
+    __slots__ = ("rg", "leaf", "shape", "dtype", "node", "box", "retains", "base", "acc", "grad", "name",
+                 "base_sure")
 
     def __init__(self, rg: Optional[bool], leaf: Optional[bool], shape: Any, box: Optional[Box] = None,
                  node: Optional[AbsNode] = None, dtype: Optional[str] = None) -> None:
@@ -194,6 +201,7 @@ class AbsTensor:
         self.box = box if box is not None else Box()
         self.retains: Optional[bool] = False
         self.base: Optional[AbsTensor] = None
+        self.base_sure = True  # False: it may be a copy rather than a view of base (an index not fixed by the source)
         self.acc: Optional[AbsNode] = None
         self.grad: Any = None
         self.name: Optional[str] = None
@@ -656,7 +664,13 @@ class Linter:
         obj = self.ev(node.value, scope)
         key = self.ev(node.slice, scope)
         if isinstance(obj, AbsTensor):
-            return self.view_of(obj, "getitem", key, node)
+            kind = _index_kind(node.slice, key)
+            if kind == "copy":
+                return self.op("index", [obj], node, shape=None)
+            view = self.view_of(obj, "getitem", key, node)
+            if kind == "unknown":
+                view.base_sure = False
+            return view
         if isinstance(obj, (list, tuple)) and isinstance(key, int) and not isinstance(key, bool):
             if -len(obj) <= key < len(obj):
                 return obj[key]
@@ -797,6 +811,7 @@ class Linter:
         if view_of is not None:
             out.base = view_of.base or view_of
         if n is not None:
+            n.known = known
             self.record_saves(name, n, inputs, out)
         return out
 
@@ -817,6 +832,12 @@ class Linter:
 
         if rule == "none":
             return
+        if rule == "temps":
+            n.saves_any = True
+            return
+        if rule == "inputs+result":
+            save(out, "result")
+            rule = "inputs"
         if rule == "result":
             save(out, "result")
         elif rule in ("self", "first"):
@@ -994,6 +1015,8 @@ class Linter:
             if target in ("int64", "int32", "bool"):
                 out.rg, out.leaf, out.node = False, True, None
             return out
+        if name in ("div", "divide", "true_divide") and kwargs.get("rounding_mode") is not None:
+            return self.op("div_rounded", [t] + list(args), node)
         if name in _REDUCTIONS:
             return self.op(name, [t] + [a for a in args if isinstance(a, AbsTensor)], node,
                            shape=self.reduction_shape(t, name, args, kwargs))
@@ -1068,6 +1091,8 @@ class Linter:
                 return self.op(short, flat, node, shape=None)
             return UNK
         t = tensors[0]
+        if short in ("div", "divide", "true_divide") and kwargs.get("rounding_mode") is not None:
+            return self.op("div_rounded", list(args), node)
         if short in _REDUCTIONS and isinstance(args[0], AbsTensor):
             rest = args[1:]
             return self.op(short, [t] + [a for a in rest if isinstance(a, AbsTensor)], node,
@@ -1159,7 +1184,8 @@ class Linter:
         base = t.base
         leafy = t_and(t.leaf, t.rg)
         if base is not None:
-            leafy = t_or(leafy, t_and(base.leaf, base.rg)) if leafy is not True else True
+            via_base = t_and(base.leaf, base.rg, True if t.base_sure else None)
+            leafy = t_or(leafy, via_base) if leafy is not True else True
         check = t_and(leafy, self.grad_on, not self.inference)
         if check is not False:
             certain = check is True and self.sure
@@ -1182,6 +1208,7 @@ class Linter:
             parents = [p for p in (self.grad_node(x) for x in [t] + others) if p is not None]
             n = AbsNode(name, node.lineno, node.col_offset, parents)
             op = name.rstrip("_") if name not in SAVES else name
+            n.known = op in _KNOWN or name in _KNOWN
             # an in-place op that needs t's old value saves a copy of it (its own version counter); one that
             # needs its result saves t itself, at the version after the change
             before = AbsTensor(t.rg, t.leaf, t.shape, dtype=t.dtype)
@@ -1207,7 +1234,7 @@ class Linter:
                 continue
             out[n] = sure
             for p in n.parents:
-                stack.append((p, sure and not n.phi))
+                stack.append((p, sure and not n.phi and n.known))
         return out
 
     def backward(self, roots: list, gradient_given: bool, retain: Any, create: Any, inputs: Any, node: ast.Call,
@@ -1342,6 +1369,21 @@ class Linter:
 
 class _Break(Exception):
     pass
+
+
+def _index_kind(slice_node: ast.AST, key: Any) -> str:
+    """How ``x[key]`` relates to x: "view" (ints, slices, None, ...), "copy" (a tensor or list index:
+    advanced indexing), or "unknown" (an index whose kind the source does not fix)."""
+    parts = list(key) if isinstance(key, tuple) else [key]
+    nodes = list(slice_node.elts) if isinstance(slice_node, ast.Tuple) else [slice_node]
+    if any(isinstance(k, (AbsTensor, list)) for k in parts) or any(isinstance(n, ast.List) for n in nodes):
+        return "copy"
+    for n, k in zip(nodes, parts):
+        if isinstance(n, ast.Slice) or (isinstance(k, int) and not isinstance(k, bool)) or k is None or \
+                k is Ellipsis:
+            continue
+        return "unknown"
+    return "view"
 
 
 def _zeroed_names(loop: Any) -> Optional[set]:
