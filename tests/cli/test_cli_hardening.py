@@ -158,3 +158,42 @@ def test_parallel_processes_share_nothing(tmp_path):
     assert len(runs) == 1  # the same JSON from each run
     assert sorted(os.listdir(work)) == sorted(["p.py", "same.dot"] + [f"g{i}.dot" for i in range(4)])
     assert os.listdir(home) == [] and os.listdir(tmp) == []  # no cache, config or temporary files
+
+
+# --- numeric faults ----------------------------------------------------------------------------------------
+NAN = "x = torch.tensor([0.0, 1.0], requires_grad=True)\ny = torch.sqrt(x)\nz = (y * 0).sum()\n"
+
+
+def test_detect_anomaly_names_the_forward_line(runner):
+    import json
+
+    r = runner.invoke(app, ["run", "-", "--detect-anomaly", "--json"], input=NAN)
+    assert r.exit_code == 1
+    err = json.loads(r.stdout)["error"]
+    assert err["kind"] == "runtime" and "SqrtBackward0" in err["message"] and "nan" in err["message"]
+    assert err["line"] is None  # raised by the backward gradcli ran after the file
+    assert {"role": "forward", "line": 2} == {k: err["related"][0][k] for k in ("role", "line")}
+    human = runner.invoke(app, ["run", "-", "--detect-anomaly"], input=NAN)
+    assert human.exit_code == 1 and "y = torch.sqrt(x)" in human.stdout and "forward" in human.stdout
+
+
+@pytest.mark.parametrize("wrap", [
+    "with torch.autograd.detect_anomaly():\n    z.backward()\n",
+    "torch.autograd.set_detect_anomaly(True)\nz.backward()\n",
+])
+def test_anomaly_mode_in_the_file(runner, wrap):
+    import json
+
+    r = runner.invoke(app, ["run", "-", "--json"], input=NAN + wrap)
+    err = json.loads(r.stdout)["error"]
+    assert r.exit_code == 1 and err["kind"] == "runtime" and err["line"] in (5, 6)
+    assert any(rel["role"] == "forward" and rel["line"] == 2 for rel in err["related"])
+
+
+def test_nan_and_inf_in_gradients_are_flagged_in_the_table(runner):
+    src = NAN + "w = torch.tensor([1.0, 2.0], requires_grad=True)\nv = (w / 0).sum()\nv.backward()\nz.backward()\n"
+    r = runner.invoke(app, ["run", "-"], input=src, env={"COLUMNS": "120", "NO_COLOR": "1"})
+    assert r.exit_code == 0, r.stdout
+    rows = {line.split()[0]: line for line in r.stdout.splitlines() if line.split()[:1] in (["x"], ["w"], ["y"])}
+    assert "[nan!]" in rows["x"] and "[inf!]" in rows["w"]
+    assert "!]" not in rows.get("y", "")
