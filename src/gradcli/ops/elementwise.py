@@ -264,6 +264,18 @@ def floor_divide(input, other):
 
 
 class RemainderBackward0(Node):
+    """remainder(Tensor, Scalar): the gradient passes to self."""
+
+    __slots__ = ()
+    formula = "self: grad"
+
+    def apply(self, grads):
+        return (grads[0] if self._needs[0] else None,)
+
+
+class RemainderBackward1(Node):
+    """remainder(Tensor, Tensor); self and other are saved only when other requires grad."""
+
     __slots__ = ()
     formula = "self: grad; other: -grad * self.div(other, rounding_mode='floor')"
 
@@ -276,17 +288,33 @@ class RemainderBackward0(Node):
         return (g if n[0] else None, gb)
 
 
+def _remainder_np(a, b, dtype=None):
+    """PyTorch's remainder: fmod, moved to the divisor's sign when they differ (a zero keeps fmod's sign,
+    where numpy's remainder gives the divisor's: remainder(0., -1.) is 0. in PyTorch)."""
+    a, b = np.asarray(a), np.asarray(b)
+    if dtype is not None:
+        a, b = a.astype(dtype, copy=False), b.astype(dtype, copy=False)
+    if a.dtype.kind != "f" and b.dtype.kind != "f":
+        return np.remainder(a, b)
+    m = np.fmod(a, b)
+    return np.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
+
+
 def remainder(input, other):
-    """Python-style modulus (sign of the divisor) (RemainderBackward0)."""
+    """Python-style modulus (sign of the divisor): RemainderBackward0 for a number, RemainderBackward1 for a
+    tensor divisor."""
     dtype = _binary_dtype(input, other)
-    data = _compute(np.remainder, input, other, dtype)
+    data = _compute(_remainder_np, input, other, dtype)
     if not isinstance(input, Tensor):  # number % tensor: PyTorch has no derivative for it (NotImplemented)
         out, node = record(NotImplemented_, data, dtype, (None, _t(other)))
         if node is not None:
             node.op = "remainder"
         return out
-    out, node = record(RemainderBackward0, data, dtype, (input, _t(other)))
-    if node is not None:
+    if not isinstance(other, Tensor):
+        out, _ = record(RemainderBackward0, data, dtype, (input,))
+        return out
+    out, node = record(RemainderBackward1, data, dtype, (input, other))
+    if node is not None and other._requires_grad:
         node._save(saved(input), saved(other))
     return out
 
@@ -888,7 +916,8 @@ register("floor_divide", floor_divide, "elementwise", methods=("floor_divide", "
          nodes=("NotImplemented",), formula="", sample=None)
 register("rfloordiv", _r(floor_divide), "elementwise", torch=(), methods=("__rfloordiv__",), sample=None)
 register("remainder", remainder, "elementwise", torch=("remainder",),
-         methods=("remainder", "__mod__"), nodes=("RemainderBackward0",), formula=RemainderBackward0.formula,
+         methods=("remainder", "__mod__"), nodes=("RemainderBackward0", "RemainderBackward1"),
+         formula=RemainderBackward1.formula,
          sample=None)
 register("rmod", _r(remainder), "elementwise", torch=(), methods=("__rmod__",), sample=None)
 register("pow", pow, "elementwise", methods=("pow", "__pow__"), nodes=("PowBackward0", "PowBackward1"),
