@@ -1257,7 +1257,8 @@ class HardsigmoidBackward0(Node):
         g = grads[0]
         x = self._unpack(0)
         inside = (x._data > -3) & (x._data < 3)
-        data = np.where(inside, g._data / 6, 0).astype(g._dtype.np)
+        # grad * one_sixth with PyTorch's constant 1.0f / 6.0f, a float even for double tensors
+        data = np.where(inside, g._data * g._dtype.np.type(np.float32(1.0) / np.float32(6.0)), 0).astype(g._dtype.np)
         # PyTorch has no derivative for hardsigmoid_backward: a second backward through it fails
         out, node = record(NotImplemented_, data, g._dtype, (g, x))
         if node is not None:
