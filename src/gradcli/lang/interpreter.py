@@ -1583,24 +1583,32 @@ class Compiler:
 
         if kind == "gen":
             def genexp(fr):
-                src = iter(first_it(fr))
+                try:
+                    src = iter(first_it(fr))
+                except Exception as e:
+                    raise fix(e, line, col)
                 nf = [fr, *pad]
 
                 def gen():
+                    # errors become GradcliErrors here: the consumer may be engine code (torch.cat(genexp)),
+                    # where a raw Python exception would read as a bug of gradcli
                     it_e, store, ifs = gens[0]
-                    for v in src:
-                        tick[0] -= 1
-                        if tick[0] <= 0:
-                            refill()
-                        store(nf, v)
-                        if ifs and not all(c(nf) for c in ifs):
-                            continue
-                        if ngen == 1:
-                            yield elt(nf)
-                        else:
-                            acc: list = []
-                            produce(nf, 1, lambda f: acc.append(elt(f)))
-                            yield from acc
+                    try:
+                        for v in src:
+                            tick[0] -= 1
+                            if tick[0] <= 0:
+                                refill()
+                            store(nf, v)
+                            if ifs and not all(c(nf) for c in ifs):
+                                continue
+                            if ngen == 1:
+                                yield elt(nf)
+                            else:
+                                acc: list = []
+                                produce(nf, 1, lambda f: acc.append(elt(f)))
+                                yield from acc
+                    except Exception as e:
+                        raise fix(e, line, col)
 
                 return gen()
 

@@ -90,6 +90,8 @@ def _infer(value):
 
 def _to_py(v):
     if isinstance(v, Tensor):
+        if v._data.size != 1:
+            raise error_class("runtime")("only one element tensors can be converted to Python scalars")
         return v._data.item()
     if isinstance(v, (list, tuple)):
         return [_to_py(x) for x in v]
@@ -285,6 +287,10 @@ def randint(low, high=None, size=None, *, dtype=None, generator=None, device=Non
     elif high is None:
         low, high = 0, low
     shape = _size((tuple(size),))
+    for v in (low, high):
+        if isinstance(v, float) or not hasattr(v, "__index__"):
+            raise TypeError(f"randint() received an invalid combination of arguments - got "
+                            f"({type(low).__name__}, {type(high).__name__}, tuple): low and high must be ints")
     if low >= high:
         raise error_class("runtime")(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     d = _dtype(dtype, dt.int64)

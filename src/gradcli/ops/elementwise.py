@@ -829,7 +829,11 @@ def _logic(npfn, name):
         dtype = result_dtype(input, other)
         if dtype.is_floating_point:  # no Float kernel (PyTorch's NotImplementedError: runtime)
             raise _runtime_error(f'"{name}_cpu" not implemented for \'{_CPU_NAMES.get(dtype.name, dtype.name)}\'')
-        return Tensor._from_data(np.asarray(npfn(a, b)).astype(dtype.np), dtype)
+        try:
+            data = npfn(a, b)
+        except ValueError:
+            raise shape_error(np.shape(a), np.shape(b)) from None
+        return Tensor._from_data(np.asarray(data).astype(dtype.np), dtype)
 
     fn.__name__ = name
     return fn
@@ -859,12 +863,20 @@ def invert_op(input):
     return bitwise_not(input)
 
 
+def _logical(npfn, input, other):
+    try:
+        data = npfn(input._data, _arr(other))
+    except ValueError:
+        raise shape_error(np.shape(input._data), np.shape(_arr(other))) from None
+    return Tensor._from_data(np.asarray(data), dt.bool_)
+
+
 def logical_and(input, other):
-    return Tensor._from_data(np.asarray(np.logical_and(input._data, _arr(other))), dt.bool_)
+    return _logical(np.logical_and, input, other)
 
 
 def logical_or(input, other):
-    return Tensor._from_data(np.asarray(np.logical_or(input._data, _arr(other))), dt.bool_)
+    return _logical(np.logical_or, input, other)
 
 
 def isnan(input):

@@ -1,0 +1,69 @@
+"""Inputs the fuzzing found (reduced): each once escaped as an exception (an internal error, exit 70),
+wrote to stderr, crashed the process or took minutes; each must now end as SPEC says, with the kind
+PyTorch's own error maps to (SPEC §4)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import fuzzlib  # noqa: E402
+from gradcli.lang.result import RunOptions  # noqa: E402
+from gradcli.lang.run import run_file  # noqa: E402
+
+FOUND = [
+    # wrong argument types reaching engine functions: PyTorch's TypeError
+    ("print(torch.isinf([99999.0, 1.0]))\n", "type"),
+    ("b = torch.rand_like(True)\n", "type"),
+    ("x = torch.maximum(2, 3)\n", "type"),
+    ("x = torch.tensor([1.0]).maximum(-2)\n", "type"),
+    ("x = torch.ones(1, 3).maximum(3.14)\n", "type"),
+    ("x = torch.full((), (2, 3))\n", "type"),
+    ("x = torch.flatten(3)\n", "type"),
+    ("x = torch.Tensor.add(1, 2)\n", "type"),
+    ("x = torch.full_like(torch.no_grad(), 2)\n", "type"),
+    ("a = torch.numel(1)\n", "type"),
+    ("y = torch.rand_like(torch.numel(torch.float64))\n", "type"),
+    ("b = torch.randint(-float('nan'), 5, (4, 5))\n", "type"),
+    ("x = torch.randn(2, 1)\nx[[0, 1]] = range(3)\n", "type"),
+    ("x = torch.tensor([[0.5, -1.0], 1.0, 2.0])\n", "type"),
+    ("print(f'{torch.ones(2):.3f}')\n", "type"),
+    ("loss = sum((w * w for w in None))\n", "type"),
+    # values PyTorch refuses or overflows
+    ("print(f'{torch.tensor(2.5):d}')\n", "runtime"),
+    ("w = torch.full((2, 4), 10**9, dtype=torch.int8)\n", "runtime"),
+    ("y = torch.tensor([[1, -2], [3, 0]], dtype=torch.int32) * 10**20\n", "runtime"),
+    ("idx = torch.arange(torch.full((2,), 1.0))\n", "runtime"),
+    ("x = torch.cat(1 / 0 for i in [1])\n", "runtime"),
+    # broadcasting inside logical/bitwise ops: PyTorch's size mismatch
+    ("a = torch.tensor([]).logical_or(torch.randint(0, 10, (3,)))\n", "shape"),
+    ("z = torch.tensor([True, False]) & torch.tensor([True, False, True])\n", "shape"),
+    # engine state a file could reach
+    ("class A(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n        return a * 2\n"
+     "    @staticmethod\n    def backward(ctx, g):\n        return g\nx = torch.ones(2, requires_grad=True)\n"
+     "y = A.apply(x)\ny.grad_fn.num_outputs = 10**12\ny.sum().backward()\n", "runtime"),
+    # fine, as PyTorch
+    ("x = torch.tensor([1.2345, -2.5])\nprint(torch.round(x, decimals=-2**63))\n", None),
+    ("x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)\ny = x * 1\na, b = y.split(2)\ny.mul_(2)\n"
+     "print(b)\n", "non_scalar_backward"),  # (the default backward of b)
+    ("w = torch.full((1,), 1j, dtype=torch.float32)\n", None),  # numpy's ComplexWarning never reaches stderr
+]
+
+
+@pytest.mark.parametrize("src,kind", FOUND)
+def test_found_input(src, kind):
+    problem = fuzzlib.check_source(src, RunOptions(**fuzzlib.FUZZ_LIMITS))  # every renderer too
+    assert problem is None, problem
+    r = run_file(src, "found.py", RunOptions(**fuzzlib.FUZZ_LIMITS))
+    assert (r.error.kind if r.error else None) == kind, r.error
+
+
+def test_bad_seed_is_an_invocation_error():
+    from gradcli.lang.run import InvocationError
+
+    with pytest.raises(InvocationError, match="--seed"):
+        run_file("x = torch.randn(2)\n", "s.py", RunOptions(seed=2**64))
