@@ -777,7 +777,7 @@ def where(condition, input, other):
         raise shape_error(np.shape(c), np.shape(_arr(input))) from None
     out, node = record(WhereBackward0, data, dtype, (_t(input), _t(other)))
     if node is not None:
-        node._save(condition if isinstance(condition, Tensor) else Tensor._from_data(c, dt.bool_))
+        node._save(saved(condition) if isinstance(condition, Tensor) else Tensor._from_data(c, dt.bool_))
     return out
 
 

@@ -285,6 +285,7 @@ class IndexSelectBackward0(Node):
     formula = "self: zeros(self.sizes()).index_add(dim, index, grad)"
 
     def apply(self, grads):
+        self._unpack(1)  # the index tensor is saved: an in-place change of it fails, as in PyTorch
         return (index_add_zeros(grads[0], self.shape, self.dim, self._unpack(0)),)
 
 
@@ -309,7 +310,7 @@ def index_select(input, dim: int, index):
     out, node = record(IndexSelectBackward0, data, input._dtype, (input,))
     if node is not None:  # a 0-d input is treated as 1-d; the engine sums the (1,) gradient back to ()
         node.dim, node.shape = d, a.shape
-        node._save(idx)  # PyTorch saves the index: a second backward fails once it is freed
+        node._save(idx, saved(index))  # PyTorch saves the index: freed after backward, version-checked
     return out
 
 
@@ -318,6 +319,7 @@ class GatherBackward0(Node):
     formula = "self: zeros(self.sizes()).scatter_add(dim, index, grad)"
 
     def apply(self, grads):
+        self._unpack(1), self._unpack(2)  # PyTorch unpacks self and index: an in-place change of either fails
         return (scatter_add_zeros(grads[0], self.shape, self.dim, Tensor._from_data(self._unpack(0), dt.int64)),)
 
 
@@ -348,7 +350,7 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
     out, node = record(GatherBackward0, np.asarray(data), input._dtype, (input,))
     if node is not None:
         node.dim, node.shape = d, a.shape
-        node._save(idx)
+        node._save(idx, saved(input), saved(index))  # self and index are saved as in PyTorch (version checks)
     return out
 
 
@@ -605,7 +607,10 @@ def hypot(input, other):
         raise shape_error(input._data.shape, other._data.shape) from None
     out, node = record(HypotBackward0, np.asarray(data, dtype=dtype.np), dtype, (input, other))
     if node is not None:
-        node._save(saved(input), saved(other), SavedTensor(out, is_output=True))
+        # each input is saved only for its own derivative (as PyTorch: an inference tensor or an in-place
+        # change of the other operand does not matter)
+        node._save(saved(input, input.requires_grad), saved(other, other.requires_grad),
+                   SavedTensor(out, is_output=True))
     return out
 
 

@@ -536,6 +536,8 @@ class IndexBackward0(Node):
     formula = "self: zeros(self.sizes()).index_put_(indices, grad, accumulate=True)"
 
     def apply(self, grads):
+        for i in range(len(self._saved or ())):
+            self._unpack(i)  # integer index tensors are saved: an in-place change of one fails, as in PyTorch
         return (embed(grads[0], self.shape, self.key, "IndexPutBackward0"),)
 
 
@@ -582,7 +584,9 @@ def getitem(input, key):
     out, node = record(IndexBackward0, data, input._dtype, (input,))
     if node is not None:
         node.shape = input._data.shape
-        node.key = np_key
+        # a snapshot: a later in-place change of a mask must not move the gradient (PyTorch keeps the indices)
+        node.key = tuple(np.array(k, copy=True) if isinstance(k, np.ndarray) else k for k in np_key)
+        node._save(*(saved(k) for k in key if isinstance(k, Tensor)))  # index tensors: version-checked
     return out
 
 
