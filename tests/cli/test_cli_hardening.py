@@ -197,3 +197,22 @@ def test_nan_and_inf_in_gradients_are_flagged_in_the_table(runner):
     rows = {line.split()[0]: line for line in r.stdout.splitlines() if line.split()[:1] in (["x"], ["w"], ["y"])}
     assert "[nan!]" in rows["x"] and "[inf!]" in rows["w"]
     assert "!]" not in rows.get("y", "")
+
+
+def test_ctrl_c_during_a_long_engine_operation_exits_promptly(tmp_path):
+    # the run's thread is inside BLAS; the interrupt reaches the waiting main thread within a slice
+    (tmp_path / "long.py").write_text("a = torch.ones(5000, 5000)\nfor i in range(100):\n    b = a @ a\n")
+    env = dict(os.environ, PYTHONPATH=str(SRC), NO_COLOR="1")
+    p = subprocess.Popen([sys.executable, "-m", "gradcli", "run", "long.py"], cwd=tmp_path, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        time.sleep(4)
+        t0 = time.monotonic()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+        assert p.returncode == 130 and time.monotonic() - t0 < 10
+        assert b"Traceback" not in out + err
+    finally:
+        if p.poll() is None:
+            p.kill()

@@ -56,6 +56,7 @@ import re
 import sys
 import gc
 import threading
+import time
 import warnings
 from typing import Any, Callable, Optional, Union
 
@@ -604,10 +605,21 @@ def run_on_worker(runner: "_Runner", result: RunResult) -> None:
         target()
     else:
         done = w.submit(target)
-        if not done.wait(runner.limits.timeout + HARD_GRACE):
-            _ZOMBIES.append(w)
-            if _WORKERS.get(stack) is w:
-                del _WORKERS[stack]
+        deadline = time.monotonic() + runner.limits.timeout + HARD_GRACE
+        try:
+            # in short slices: a Ctrl-C delivered to another thread only reaches this one between waits
+            finished = done.wait(0.05)
+            while not finished and time.monotonic() < deadline:
+                finished = done.wait(min(0.25, max(0.0, deadline - time.monotonic())))
+        except BaseException:  # Ctrl-C while waiting: the run goes on in the background; the CLI exits
+            finished = False
+            raise
+        finally:
+            if not finished:
+                _ZOMBIES.append(w)
+                if _WORKERS.get(stack) is w:
+                    del _WORKERS[stack]
+        if not finished:
             runner.stopped(result)
             return
     exc = box.get("exc")
