@@ -216,3 +216,19 @@ def test_ctrl_c_during_a_long_engine_operation_exits_promptly(tmp_path):
     finally:
         if p.poll() is None:
             p.kill()
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
+def test_endless_input_is_read_only_up_to_the_size_limit(tmp_path):
+    env = dict(os.environ, PYTHONPATH=str(SRC), NO_COLOR="1")
+    p = subprocess.run([sys.executable, "-m", "gradcli", "run", "/dev/zero", "--json"], capture_output=True,
+                       timeout=120, env=env)
+    assert p.returncode == 1 and b'"kind": "limit"' in p.stdout
+    endless = subprocess.Popen(["yes", "x = 1"], stdout=subprocess.PIPE)
+    try:
+        p = subprocess.run([sys.executable, "-m", "gradcli", "run", "-", "--json"], stdin=endless.stdout,
+                           capture_output=True, timeout=120, env=env)
+    finally:
+        endless.kill()
+        endless.wait()
+    assert p.returncode == 1 and b'"kind": "limit"' in p.stdout

@@ -22,6 +22,14 @@ __all__ = ["STDIN_NAME", "read_source", "execute", "exit_status"]
 STDIN_NAME = "<stdin>"
 
 
+def _read_limit() -> int:
+    """Bytes to read at most: one more than the source-size limit, so a bigger input (a 10 GB file,
+    ``/dev/zero``, an endless pipe) is refused by that limit instead of being read whole."""
+    from ..lang.limits import DEFAULT_LIMITS  # import-light (errors only)
+
+    return DEFAULT_LIMITS.max_source_bytes + 1
+
+
 def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[bytes, str]:
     """``(source bytes, display name)`` of FILE, or of standard input for ``-``.
 
@@ -33,7 +41,7 @@ def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[bytes, str
     if path == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
         try:
-            raw = stream.read()
+            raw = stream.read(_read_limit())
         except OSError as exc:
             raise UsageProblem(f"cannot read standard input: {exc.strerror or exc}") from None
         if isinstance(raw, str):  # a text stream (tests)
@@ -41,7 +49,7 @@ def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[bytes, str
         return raw, STDIN_NAME
     try:
         with open(path, "rb") as fh:
-            raw = fh.read()
+            raw = fh.read(_read_limit())
     except FileNotFoundError:
         raise UsageProblem(f"no such file: {path}", "Check the path, or pass - to read the program from stdin.") from None
     except IsADirectoryError:
