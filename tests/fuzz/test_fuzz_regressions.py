@@ -39,6 +39,9 @@ FOUND = [
     ("y = torch.tensor([[1, -2], [3, 0]], dtype=torch.int32) * 10**20\n", "runtime"),
     ("idx = torch.arange(torch.full((2,), 1.0))\n", "runtime"),
     ("x = torch.cat(1 / 0 for i in [1])\n", "runtime"),
+    ("b = torch.permute(torch.ones(2, 3), (-2, 0))\n", "runtime"),
+    ("z = torch.arange(float('nan'))\n", "runtime"),
+    ("z = torch.arange(0, 1, float('nan'))\n", "runtime"),
     # broadcasting inside logical/bitwise ops: PyTorch's size mismatch
     ("a = torch.tensor([]).logical_or(torch.randint(0, 10, (3,)))\n", "shape"),
     ("z = torch.tensor([True, False]) & torch.tensor([True, False, True])\n", "shape"),

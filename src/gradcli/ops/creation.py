@@ -187,8 +187,10 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
         start, end = 0, start
     vals = [_to_py(v) for v in (start, end, step)]
     start, end, step = vals
-    if step == 0:
+    if step == 0 or step != step:
         raise error_class("runtime")("step must be nonzero")
+    if any(isinstance(v, float) and not math.isfinite(v) for v in (start, end)):
+        raise error_class("runtime")(f"unsupported range: {start} -> {end}")
     if (end - start) * step < 0:
         raise error_class("runtime")("upper bound and larger bound inconsistent with step sign")
     all_int = all(isinstance(v, int) for v in vals)

@@ -297,6 +297,8 @@ def permute(input, *dims):
             f"permute(sparse_coo): number of dimensions in the tensor input does not match the length of the "
             f"desired ordering of dimensions i.e. input.dim() = {nd} is not equal to len(dims) = {len(dims)}")
     dims = tuple(_wrap(d, nd) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise error_class("runtime")("permute(): duplicate dims are not allowed.")
     data = np.transpose(input._data, dims)
     out, node = _view(input, data, PermuteBackward0, lambda x, d=dims: np.transpose(x, d))
     if node is not None:
