@@ -67,6 +67,13 @@ def why_command(
         from .app.why import explain_name
 
         result = execute(file, options)
+        if result.error is not None and not result.tensors and result.error.kind in ("syntax", "unsupported",
+                                                                                      "limit"):
+            from .app.render.console import make_console
+            from .app.render.panels import error_panel
+
+            make_console(stderr=True).print(error_panel(result.error, result.file, result.source))
+            return ExitStatus.ERROR
         try:
             note = explain_name(result, target, options)
         except KeyError:

@@ -68,3 +68,8 @@ def test_run_table(cli):
     table = out[out.index("why no gradient"):]
     rows = [line.split()[:4] for line in table.splitlines()[3:] if line[:1].strip() and line != "ok"]
     assert rows == [["y", "None", "non_leaf", "2"], ["n", "None", "no_grad", "4"], ["z", "None", "non_leaf", "5"]]
+
+
+def test_why_on_a_file_that_cannot_run(cli):
+    code, out, err = cli("x = (\n", "why", "{file}", "x")
+    assert code == 1 and "error: syntax" in err
