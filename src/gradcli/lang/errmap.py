@@ -16,7 +16,8 @@
   type: it is returned unchanged so it propagates to the CLI (exit 70) --
   except TypeError/IndexError, which the engine raises for wrong arguments
   just as PyTorch does, OverflowError (a number of the file that does not fit
-  a dtype: PyTorch's "Overflow when unpacking long", ``runtime``), and
+  a dtype: PyTorch's "Overflow when unpacking long", ``runtime``), a ValueError
+  raised by numpy itself (a value of the file numpy refuses, ``runtime``), and
   RecursionError/MemoryError, always ``limit``.
 
 Call expressions also record the chain of call sites in ``err.frames``
@@ -60,6 +61,23 @@ def raised_in_engine(exc: BaseException) -> bool:
     return False
 
 
+def _raised_in_numpy(exc: BaseException) -> bool:
+    """Was ``exc`` raised by numpy itself (the innermost Python frame is in numpy, or numpy's C code
+    raised it directly below a gradcli frame)?"""
+    tb: Optional[TracebackType] = exc.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    if last is None:
+        return False
+    mod = last.tb_frame.f_globals.get("__name__", "")
+    if isinstance(mod, str) and mod.startswith("numpy"):
+        return True
+    # a C function of numpy called from the engine: the message is numpy's (shapes, axes, dtypes)
+    return isinstance(mod, str) and mod.startswith("gradcli.") and type(exc).__module__.startswith("numpy")
+
+
 def python_kind(exc: BaseException) -> Optional[str]:
     """The SPEC §4 kind of a Python exception raised by user operations, or None (internal)."""
     if isinstance(exc, (RecursionError, MemoryError)):
@@ -69,6 +87,12 @@ def python_kind(exc: BaseException) -> Optional[str]:
     if isinstance(exc, IndexError):
         return "index"
     if isinstance(exc, OverflowError):  # a number that does not fit (PyTorch: "Overflow when unpacking long")
+        return "runtime"
+    if isinstance(exc, ValueError) and str(exc).startswith("operands could not be broadcast together"):
+        return "shape"  # numpy's broadcasting message, from any elementwise kernel
+    if isinstance(exc, ValueError) and _raised_in_numpy(exc):
+        # numpy refusing a value an engine op passed on from the file (an axis, a shape, a nan size):
+        # PyTorch refuses it too, as a RuntimeError; the differential tests still see a wrong kind
         return "runtime"
     if raised_in_engine(exc):
         return None
@@ -263,15 +287,18 @@ def diagnose_call(exc: BaseException, f: Any, args: Any, kwargs: Optional[dict])
 def fix_call(exc: BaseException, f: Any, args: Any, kwargs: Optional[dict], line: Optional[int],
              col: Optional[int]) -> BaseException:
     """:func:`fix` for a failed call, with :func:`diagnose_call` for what would be an internal error."""
-    err = fix(exc, line, col)
-    if not isinstance(err, GradcliError) and isinstance(err, Exception):
+    if (not isinstance(exc, (GradcliError, TypeError, IndexError, RecursionError, MemoryError))
+            and isinstance(exc, Exception) and raised_in_engine(exc)):
+        # an engine function failed on what the file gave it: a wrong argument type is PyTorch's TypeError
+        # (more precise than the kind the exception alone would map to)
         try:
-            better = diagnose_call(err, f, args, kwargs)
+            better = diagnose_call(exc, f, args, kwargs)
         except Exception:  # pragma: no cover - diagnosis must never hide the original error
             better = None
         if better is not None:
-            better.__cause__ = err
+            better.__cause__ = exc
             better.__suppress_context__ = True
-            err = fix(better, line, col)
+            exc = better
+    err = fix(exc, line, col)
     add_frame(err, line, col)
     return err
