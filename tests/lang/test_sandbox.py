@@ -257,6 +257,11 @@ MORE_ATTEMPTS = {
     "recursion_via_min_key": "def f(v):\n    return min([v], key=f)\nf(1)\n",
     "nested_tuple_hash": "t = ()\nfor i in range(10 ** 6):\n    t = (t,)\nd = {t: 1}\n",
     "nested_dict_repr": "d = {}\nfor i in range(10 ** 6):\n    d = {'a': d}\ns = str(d)\n",
+    # unicode: identifiers are NFKC-normalised by the parser, before the check sees them
+    "unicode_fullwidth_eval": "\uff45\uff56\uff41\uff4c('1')\n",
+    "unicode_fullwidth_dunder_import": "__\uff49\uff4d\uff50\uff4f\uff52\uff54__('os')\n",
+    "unicode_fullwidth_mro": "m = torch.Tensor.\uff4d\uff52\uff4f()\n",
+    "unicode_fullwidth_self": "s = print.__\uff53\uff45\uff4c\uff46__\n",
     "exponential_graph_diamond_backward": "x = torch.ones(1, requires_grad=True)\ny = x\nfor i in range(10 ** 6):\n    y = y + y\n",
 }
 ATTEMPTS.update(MORE_ATTEMPTS)
