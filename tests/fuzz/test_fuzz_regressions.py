@@ -50,6 +50,8 @@ FOUND = [
      "    @staticmethod\n    def backward(ctx, g):\n        return g\nx = torch.ones(2, requires_grad=True)\n"
      "y = A.apply(x)\ny.grad_fn.num_outputs = 10**12\ny.sum().backward()\n", "runtime"),
     # fine, as PyTorch
+    ("print(torch.ones(2, dtype=torch.uint8), torch.tensor([-3, 100], dtype=torch.int8), "
+     "f'{torch.tensor([5], dtype=torch.int16)}')\n", None),
     ("x = torch.tensor([1.2345, -2.5])\nprint(torch.round(x, decimals=-2**63))\n", None),
     ("x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)\ny = x * 1\na, b = y.split(2)\ny.mul_(2)\n"
      "print(b)\n", "non_scalar_backward"),  # (the default backward of b)

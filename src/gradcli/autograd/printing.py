@@ -31,6 +31,9 @@ _NP_DTYPES = {
     "float16": np.float16,
     "int64": np.int64,
     "int32": np.int32,
+    "int16": np.int16,
+    "int8": np.int8,
+    "uint8": np.uint8,
     "bool": np.bool_,
 }
 _FLOAT_DTYPES = frozenset({"float32", "float64", "float16"})
