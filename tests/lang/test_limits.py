@@ -266,3 +266,14 @@ def test_round_with_huge_negative_digits_is_instant(run):
     t0 = time.monotonic()
     r = run("print(round(5, -10**8), round(1250, -2), round(-5, -1), round(15, -1), round(2.675, 2))\n")
     assert r.ok and r.stdout == "0 1200 0 20 2.67\n" and time.monotonic() - t0 < 5
+
+
+def test_bad_gradient_option_is_an_invocation_error(run):
+    from gradcli.lang.run import InvocationError
+
+    src = "x = torch.ones(2, requires_grad=True)\ny = x * 2\n"
+    for bad in ("[[[", "eval(1)"):
+        with pytest.raises(InvocationError, match="--gradient"):
+            run(src, gradient=bad)
+    r = run(src, gradient="[1.0, 2.0, 3.0]")  # a real value of the wrong shape: the run's own error
+    assert r.error.kind == "grad_shape" and r.error.line is None

@@ -274,10 +274,18 @@ class _Runner:
         self.warnings.append(WarningRecord(kind, clip(message), line, col, self.parsed.source_line(line)))
 
     def cli_value(self, text: str, like: Any = None) -> Any:
-        """A --set (like=None) or --gradient value; raises GradcliError (Python errors converted)."""
+        """A --set (like=None) or --gradient value; raises GradcliError (Python errors converted).
+
+        A --gradient that is not an expression of the language at all (a syntax or unsupported error)
+        is an InvocationError, like a bad --set; its other errors (a wrong shape ...) are the run's, and
+        have no position in the file (the value is not in the file)."""
         try:
             return self._cli_value(text, like)
-        except GradcliError:
+        except GradcliError as e:
+            if like is not None and e.kind in ("syntax", "unsupported"):
+                raise InvocationError(f"bad --gradient {text}: {e.message}") from e
+            if like is not None and not e.frames:  # not raised inside the file's own code (a hook)
+                e.line = e.col = None
             raise
         except Exception as e:
             raise errmap.convert(e)
