@@ -42,6 +42,7 @@ FOUND = [
     ("b = torch.permute(torch.ones(2, 3), (-2, 0))\n", "runtime"),
     ("z = torch.arange(float('nan'))\n", "runtime"),
     ("z = torch.arange(0, 1, float('nan'))\n", "runtime"),
+    ("x = torch.full((2, 2), torch.full((3,), 0.0))\n", "type"),
     # broadcasting inside logical/bitwise ops: PyTorch's size mismatch
     ("a = torch.tensor([]).logical_or(torch.randint(0, 10, (3,)))\n", "shape"),
     ("z = torch.tensor([True, False]) & torch.tensor([True, False, True])\n", "shape"),

@@ -90,6 +90,8 @@ def python_kind(exc: BaseException) -> Optional[str]:
         return "runtime"
     if isinstance(exc, ValueError) and str(exc).startswith("operands could not be broadcast together"):
         return "shape"  # numpy's broadcasting message, from any elementwise kernel
+    if isinstance(exc, ValueError) and str(exc).startswith("can only convert an array of size 1"):
+        return "runtime"  # numpy's .item() of a multi-element array (PyTorch: one-element tensors only)
     if isinstance(exc, ValueError) and _raised_in_numpy(exc):
         # numpy refusing a value an engine op passed on from the file (an axis, a shape, a nan size):
         # PyTorch refuses it too, as a RuntimeError; the differential tests still see a wrong kind

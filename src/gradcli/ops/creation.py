@@ -172,6 +172,8 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     """torch.full(size, fill_value): dtype from the value (bool/int64/default float) unless given."""
     shape = _size((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
     if isinstance(fill_value, Tensor):
+        if fill_value._data.size != 1:
+            raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
         fill_value = fill_value._data.item()
     d = _dtype(dtype, _scalar_dtype(fill_value))
     try:
