@@ -473,7 +473,13 @@ _BOOL_REFUSED = {
 
 
 def _sign_np(d):
-    return d.copy() if d.dtype == np.bool_ else np.sign(d)  # sign of a bool tensor is itself
+    """sign as PyTorch: a bool tensor is its own sign, and sign(nan) is 0 (numpy: nan)."""
+    if d.dtype == np.bool_:
+        return d.copy()
+    r = np.asarray(np.sign(d))
+    if r.dtype.kind == "f" and np.isnan(r).any():
+        r = np.where(np.isnan(r), r.dtype.type(0), r)
+    return r
 
 
 def SavedOutput(t):
