@@ -523,7 +523,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: Optional[bool] = None
     for t in ins:
         if not isinstance(t, Tensor):
             raise TypeError(f"grad(): inputs must be Tensors, not {type(t).__name__}")
-        if not t._requires_grad:
+        if not t.requires_grad:  # (a view made under no_grad requires grad, and is then simply unused)
             raise error_class("input_no_grad")("One of the differentiated Tensors does not require grad")
         edge = _input_target(t)
         captures.setdefault(edge, [None])

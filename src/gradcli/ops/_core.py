@@ -38,9 +38,13 @@ def wrap(data, dtype: dt.dtype) -> Tensor:
 
 
 def edge(t) -> tuple:
-    if t is None or type(t) is not Tensor and not isinstance(t, Tensor) or not t._requires_grad:
+    if t is None or type(t) is not Tensor and not isinstance(t, Tensor):
         return (None, 0)
-    fn = t._grad_fn if t._base is None else t._view_grad_fn()
+    if t._base is not None:
+        t._view_grad_fn()  # a view's history first (regenerated after an in-place change of its base)
+    if not t._requires_grad:
+        return (None, 0)
+    fn = t._grad_fn
     if fn is not None:
         return (fn, t._output_nr)
     return (accumulate_grad_node(t), 0)
@@ -67,13 +71,15 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
     needs = []
     wanted = False
     for t in inputs:
+        if t is not None and t._base is not None:
+            t._view_grad_fn()  # a view's history first (regenerated after an in-place change of its base)
         if t is not None and t._requires_grad:
             wanted = True
-            fn = t._grad_fn if t._base is None else t._view_grad_fn()
+            fn = t._grad_fn
             edges.append((fn, t._output_nr) if fn is not None else (accumulate_grad_node(t), 0))
             meta.append((t._data.shape, t._dtype))
             needs.append(True)
-        elif t is not None and t._base is not None and t._base._requires_grad and t._view_grad_fn() is None:
+        elif t is not None and t._base is not None and t.requires_grad:
             # a view of a tensor that requires grad, made with grad mode off: it requires grad but has
             # no history, so the node has no edge to it (PyTorch: no grad accumulator for such a view)
             wanted = True
