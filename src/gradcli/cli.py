@@ -346,7 +346,7 @@ def run_command(
         from .app.run import execute, exit_status
 
         extras = RunExtras(explain_vjp=explain_vjp, snapshot=snapshot, expect_snapshot=expect_snapshot,
-                           json_output=json_output)
+                           json_output=json_output, source=file)
         with extras.running():
             result = execute(file, options)
         extras.after(result, options, json_max_elements)

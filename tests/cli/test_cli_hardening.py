@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -136,6 +137,64 @@ def test_killed_mid_write_keeps_the_old_output(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["out.dot", "p.py"]  # no temporary file either
 
 
+BIG = ("x = torch.ones(3, requires_grad=True)\ny = x\nfor i in range(3000):\n    y = y * 1.0001\nz = y.sum()\n"
+       "w = torch.arange(50000.)\n")  # a graph of 3,000 nodes; a run document of ~800 KB
+
+
+@pytest.mark.parametrize("option, name, args", [
+    ("--output", "out.dot", ["graph", "p.py", "--format", "dot", "--output", "out.dot"]),
+    ("--snapshot", "snap.json", ["run", "p.py", "--snapshot", "snap.json"]),
+])
+def test_killed_half_way_through_the_bytes_keeps_the_old_file(tmp_path, option, name, args):
+    # a large graph (3,000 nodes) / run document (~800 KB): the child writes half of the bytes to the temporary
+    # file, syncs them to disk, and stalls; SIGKILL it there -- the old file is intact, nothing else is left
+    (tmp_path / "p.py").write_text(BIG)
+    (tmp_path / name).write_text(OLD)
+    marker = tmp_path.parent / (tmp_path.name + "-half")
+    code = (
+        "import os, sys, time\nsys.path.insert(0, %r)\nreal = os.fdopen\n"
+        "class Half:\n"
+        "    def __init__(self, fh):\n        self.fh = fh\n"
+        "    def __enter__(self):\n        return self\n"
+        "    def __exit__(self, *a):\n        return self.fh.__exit__(*a)\n"
+        "    def __getattr__(self, k):\n        return getattr(self.fh, k)\n"
+        "    def write(self, data):\n"
+        "        if len(data) > 100000:\n"
+        "            self.fh.write(data[:len(data) // 2]); self.fh.flush(); os.fsync(self.fh.fileno())\n"
+        "            open(%r, 'w').write(str(len(data)))\n            time.sleep(120)\n"
+        "        return self.fh.write(data)\n"
+        "def fdopen(fd, *a, **k):\n    return Half(real(fd, *a, **k))\nos.fdopen = fdopen\n"
+        "from gradcli.cli import main\nsys.exit(main(%r))\n"
+    ) % (str(SRC), str(marker), args)
+    child = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1"))
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists() and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+        assert marker.exists(), f"the child never started writing {option}"
+        assert int(marker.read_text() or 0) > 100000  # it really was in the middle of a large file
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        marker.unlink(missing_ok=True)
+    assert (tmp_path / name).read_text() == OLD
+    assert sorted(os.listdir(tmp_path)) == sorted(["p.py", name])  # no temporary file either
+
+
+def test_snapshot_is_never_the_input(runner, tmp_path):
+    src = tmp_path / "p.py"
+    src.write_text(PROGRAM)
+    r = runner.invoke(app, ["run", str(src), "--snapshot", str(src)])
+    assert r.exit_code == 2 and "input" in r.stderr and "--snapshot" in r.stderr
+    link = tmp_path / "other.json"
+    os.symlink(src, link)  # the same file under another name
+    assert runner.invoke(app, ["run", str(src), "--snapshot", str(link)]).exit_code == 2
+    assert src.read_text() == PROGRAM and sorted(os.listdir(tmp_path)) == ["other.json", "p.py"]
+
+
 def test_parallel_processes_share_nothing(tmp_path):
     work, home, tmp = tmp_path / "work", tmp_path / "home", tmp_path / "tmp"
     for d in (work, home, tmp):
@@ -145,7 +204,7 @@ def test_parallel_processes_share_nothing(tmp_path):
                PYTHONPATH=str(SRC), PYTHONDONTWRITEBYTECODE="1", NO_COLOR="1")
     cmds = [["graph", "p.py", "--format", "dot", "--output", f"g{i}.dot"] for i in range(4)]
     cmds += [["graph", "p.py", "--format", "dot", "--output", "same.dot"] for _ in range(3)]
-    cmds += [["run", "p.py", "--json"] for _ in range(3)]
+    cmds += [["run", "p.py", "--json", "--snapshot", f"s{i}.json"] for i in range(3)]
     procs = [subprocess.Popen([sys.executable, "-m", "gradcli", *c], cwd=work, env=env, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE) for c in cmds]
     outs = [p.communicate(timeout=300) for p in procs]
@@ -154,9 +213,11 @@ def test_parallel_processes_share_nothing(tmp_path):
                                env=env, capture_output=True, timeout=120).stdout.decode()
     for name in [f"g{i}.dot" for i in range(4)] + ["same.dot"]:
         assert (work / name).read_text() == reference
-    runs = {o[0] for o in outs[-3:]}
-    assert len(runs) == 1  # the same JSON from each run
-    assert sorted(os.listdir(work)) == sorted(["p.py", "same.dot"] + [f"g{i}.dot" for i in range(4)])
+    runs = {json.dumps(json.loads(text), sort_keys=True)
+            for text in [o[0] for o in outs[-3:]] + [(work / f"s{i}.json").read_bytes() for i in range(3)]}
+    assert len(runs) == 1  # the same JSON from each run, on stdout and in its --snapshot
+    assert sorted(os.listdir(work)) == sorted(["p.py", "same.dot"] + [f"g{i}.dot" for i in range(4)]
+                                              + [f"s{i}.json" for i in range(3)])
     assert os.listdir(home) == [] and os.listdir(tmp) == []  # no cache, config or temporary files
 
 

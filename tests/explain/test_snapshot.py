@@ -48,7 +48,9 @@ def test_failed_write_keeps_the_old_snapshot(tmp_path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
+    from gradcli.app.problems import UsageProblem
+
+    with pytest.raises(UsageProblem, match="--snapshot .*disk full"):  # exit 2 naming the option
         write_snapshot(str(target), {"schema": "gradcli.run/1"})
     assert target.read_text() == "old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["snap.json"]

@@ -19,7 +19,7 @@ __all__ = ["RunExtras"]
 
 class RunExtras:
     def __init__(self, *, explain_vjp: bool = False, snapshot: Optional[str] = None,
-                 expect_snapshot: Optional[str] = None, json_output: bool = False) -> None:
+                 expect_snapshot: Optional[str] = None, json_output: bool = False, source: str = "-") -> None:
         from .snapshot import check_writable, read_snapshot
 
         self.explain_vjp = explain_vjp
@@ -27,7 +27,7 @@ class RunExtras:
         self.expect_snapshot = expect_snapshot
         self.json_output = json_output
         if snapshot is not None:
-            check_writable(snapshot)
+            check_writable(snapshot, source)  # source: the input file, never overwritten
         self.expected = read_snapshot(expect_snapshot) if expect_snapshot is not None else None
         self.recorder: Any = None
         self.check: Any = None

@@ -415,8 +415,10 @@ def _unnamed_file(folder: str) -> Optional[int]:
         return None
 
 
-def write_atomic(path: str, data: bytes) -> None:
+def write_atomic(path: str, data: bytes, option: str = "--output") -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    ``option`` names the command-line option in the UsageProblem (exit 2) raised when writing fails.
 
     The temporary file is unnamed while it is written (``O_TMPFILE`` where the system has it), and gets
     a unique name only for the instant of the rename: a gradcli killed mid-write leaves the old
@@ -424,14 +426,14 @@ def write_atomic(path: str, data: bytes) -> None:
     """
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
-        raise UsageProblem(f"--output {path}: the folder {folder} does not exist")
+        raise UsageProblem(f"{option} {path}: the folder {folder} does not exist")
     tmp: Optional[str] = None
     fd = _unnamed_file(folder)
     try:
         if fd is None:
             fd, tmp = tempfile.mkstemp(prefix=".gradcli-", suffix=".tmp", dir=folder)
     except OSError as exc:
-        raise UsageProblem(f"--output {path}: cannot write in {folder}: {exc.strerror or exc}") from None
+        raise UsageProblem(f"{option} {path}: cannot write in {folder}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -449,7 +451,7 @@ def write_atomic(path: str, data: bytes) -> None:
     except OSError as exc:
         if tmp is not None:
             _remove_quietly(tmp)
-        raise UsageProblem(f"--output {path}: cannot write: {exc.strerror or exc}") from None
+        raise UsageProblem(f"{option} {path}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
         if tmp is not None:
             _remove_quietly(tmp)

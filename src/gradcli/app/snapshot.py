@@ -1,7 +1,7 @@
 """CI snapshots: ``gradcli run FILE --snapshot snap.json`` / ``--expect-snapshot snap.json``.
 
 A snapshot is the run's ``gradcli.run/1`` JSON document (what ``--json``
-prints), written atomically: to a temporary file in the same directory, then
+prints), written atomically: to an unnamed temporary file in the same directory, then
 ``os.replace`` over the target, so a reader never sees half a file and an
 interrupted write leaves the old snapshot intact.
 
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,9 +26,17 @@ from .problems import UsageProblem
 __all__ = ["write_snapshot", "read_snapshot", "check_writable", "SnapshotCheck", "compare_snapshot"]
 
 
-def check_writable(path: str) -> None:
-    """Raise UsageProblem (exit 2) before the run when ``path`` cannot be written."""
+def check_writable(path: str, source: str = "-") -> None:
+    """Raise UsageProblem (exit 2) before the run when ``path`` cannot be written or is the input ``source``."""
     d = os.path.dirname(os.path.abspath(path)) or "."
+    if source != "-":
+        try:
+            same = os.path.samefile(path, source)
+        except OSError:  # one of them does not exist (yet): not the same file
+            same = False
+        if same:  # issue 8: gradcli never writes its input
+            raise UsageProblem(f"--snapshot {path} is the input file; gradcli never overwrites its input",
+                               "Choose another file name for the snapshot.")
     if os.path.isdir(path):
         raise UsageProblem(f"--snapshot {path}: is a directory")
     if not os.path.isdir(d):
@@ -39,22 +46,15 @@ def check_writable(path: str) -> None:
 
 
 def write_snapshot(path: str, document: dict) -> None:
-    """Write ``document`` as JSON to ``path`` atomically (temporary file + os.replace)."""
+    """Write ``document`` as JSON to ``path`` atomically (an unnamed temporary file + os.replace).
+
+    Through :func:`gradcli.app.graph.write_atomic`: killed mid-write, gradcli leaves the old snapshot
+    intact and no temporary file (issue 8); a failed write is a UsageProblem naming ``--snapshot``.
+    """
+    from .graph import write_atomic
+
     text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    d = os.path.dirname(os.path.abspath(path)) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".gradcli-snapshot-", suffix=".tmp", dir=d)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, text.encode("utf-8"), option="--snapshot")
 
 
 def read_snapshot(path: str) -> dict:
