@@ -6,10 +6,18 @@ Every attempt's payload, if it escaped, would create the sentinel file
 must be unset, and the run must have failed cleanly with a GradcliError kind
 (no traceback) -- or, for the harmless-by-design cases (shadowing a builtin),
 succeeded without touching anything.
+
+A third sentinel sees what the first two cannot (an attempt that only *reaches* an object): a
+``sys.addaudithook`` hook, armed only during each run, records every audited action of the process
+-- starting processes, writing or deleting files, sockets, ``ctypes``, importing or executing code that
+is not part of gradcli/numpy/Python's own installed files, ``sys._getframe``, tracing hooks ...; the
+only events a run may raise are those of gradcli's own work (:func:`_allowed_event`), and each attempt
+is followed by a ``print`` that must not appear (the run stopped at the attempt).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 
@@ -289,26 +297,113 @@ HARMLESS = {
 }
 
 
+# --- the audit-hook sentinel --------------------------------------------------------------------------
+_SRC = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", "..", "src"))
+_INSTALLED = tuple({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, _SRC)})
+_AUDIT: dict = {"armed": False, "file": None, "events": []}
+
+
+def _installed(path) -> bool:
+    return isinstance(path, str) and os.path.realpath(path).startswith(_INSTALLED)
+
+
+def _allowed_event(event: str, args: tuple, filename: str) -> bool:
+    """The audit events of gradcli's own work during a run (observed; everything else is a side effect).
+
+    Parsing the file (``compile`` of the run's file name), ``id()``, the ``RLIMIT_DATA`` backstop, reading
+    ``/proc/self`` for live memory and installed files for lazy imports, gradcli's own traceback walk.
+    """
+    if event in ("builtins.id", "resource.setrlimit", "resource.getrlimit", "object.__getattr__",
+                 "os.listdir", "os.scandir", "sys._getframemodulename"):
+        return True
+    if event == "compile":
+        return len(args) > 1 and args[1] in (filename, "<unknown>")
+    if event == "open":
+        path, mode = args[0], args[1]
+        read_only = mode is None or (isinstance(mode, str) and not set(mode) & set("wax+"))
+        flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
+        read_only = read_only and not flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC)
+        return read_only and (isinstance(path, int) or _installed(path) or str(path).startswith("/proc/self/"))
+    if event == "import":
+        return args[0].split(".")[0] in ("gradcli", "numpy", "rich", "typer", "click") or \
+            args[0].split(".")[0] in sys.stdlib_module_names
+    if event == "exec":
+        code = args[0]
+        return isinstance(code, types.CodeType) and _installed(code.co_filename)
+    if event in ("marshal.loads", "os.stat"):
+        return True
+    return False
+
+
+def _audit(event: str, args: tuple) -> None:
+    if _AUDIT["armed"] and not _allowed_event(event, args, _AUDIT["file"]):
+        _AUDIT["events"].append((event, repr(args)[:200]))
+
+
+sys.addaudithook(_audit)  # cannot be removed: disarmed outside the runs of this module (a flag test)
+
+#: printed after each attempt: it must never appear (the run stopped at the attempt)
+AFTER = "print('the attempt did not stop the run')\n"
+
+
+@pytest.fixture(scope="module")
+def warm(tmp_path_factory):
+    """Run every program once, disarmed: the lazy imports of gradcli and the standard library (which
+    compile and exec their own code, e.g. ``namedtuple``) happen here, so the armed runs see only the
+    program's own events."""
+    from gradcli.lang.result import RunOptions
+    from gradcli.lang.run import run_file
+
+    folder = tmp_path_factory.mktemp("warm")
+    for src in list(ATTEMPTS.values()) + list(HARMLESS.values()):
+        run_file(src.replace("SENTINEL", str(folder / "SENTINEL")), "test.py",
+                 RunOptions(max_steps=100_000, timeout=10))
+    assert not (folder / "SENTINEL").exists()
+
+
 @pytest.fixture
-def sentinel(tmp_path, monkeypatch):
+def sentinel(tmp_path, monkeypatch, warm):
     monkeypatch.chdir(tmp_path)  # relative 'SENTINEL' lands here
     path = tmp_path / "SENTINEL"
     sandbox_flag.HIT = False
+    _AUDIT["events"] = []
     yield path
+    _AUDIT["armed"] = False
     assert not path.exists(), "an escape attempt created the sentinel file"
     assert sandbox_flag.HIT is False, "an escape attempt flipped the flag"
+    assert _AUDIT["events"] == [], f"the run did something outside gradcli's own work: {_AUDIT['events'][:5]}"
+    assert sorted(os.listdir(tmp_path)) == [], "the run left a file behind"
+
+
+def _armed_run(run, src: str, **options):
+    _AUDIT["file"], _AUDIT["armed"] = "test.py", True
+    try:
+        return run(src, **options)
+    finally:
+        _AUDIT["armed"] = False
 
 
 @pytest.mark.parametrize("name", sorted(ATTEMPTS))
 def test_escape_refused(run, sentinel, name):
-    src = ATTEMPTS[name].replace("SENTINEL", str(sentinel))
-    try:
-        r = run(src, max_steps=100_000, timeout=10)
-    except ImportError as e:  # an engine module still missing (an internal error, not an escape)
-        pytest.skip(f"engine incomplete: {e}")
+    src = ATTEMPTS[name].replace("SENTINEL", str(sentinel)) + AFTER
+    r = _armed_run(run, src, max_steps=100_000, timeout=10)
     assert not r.ok, f"{name}: the attempt ran to completion"
     assert r.error.kind in {"unsupported", "name", "runtime", "type", "limit", "syntax"}, r.error
-    assert r.stdout == ""
+    assert r.stdout == ""  # nor did the print after it run
+
+
+def test_the_sentinels_see_an_escape(run, tmp_path):
+    # controls: what the sentinels would see if an attempt got through
+    _AUDIT["events"], _AUDIT["file"], _AUDIT["armed"] = [], "test.py", True
+    try:
+        with open(tmp_path / "written", "w") as fh:
+            fh.write("x")
+        exec(compile("y = 1", "<escape>", "exec"), {})  # noqa: S102 - the control, in the test itself
+    finally:
+        _AUDIT["armed"] = False
+    seen = [event for event, _ in _AUDIT["events"]]
+    assert seen[:3] == ["open", "compile", "exec"], seen
+    assert run("x = 1\n" + AFTER).stdout == "the attempt did not stop the run\n"
 
 
 def test_many_attempts(run):
@@ -318,7 +413,7 @@ def test_many_attempts(run):
 
 @pytest.mark.parametrize("name", sorted(HARMLESS))
 def test_harmless_by_construction(run, sentinel, name):
-    r = run(HARMLESS[name].replace("SENTINEL", str(sentinel)))
+    r = _armed_run(run, HARMLESS[name].replace("SENTINEL", str(sentinel)))
     assert r.ok, r.error
 
 
