@@ -277,3 +277,36 @@ def test_bad_gradient_option_is_an_invocation_error(run):
             run(src, gradient=bad)
     r = run(src, gradient="[1.0, 2.0, 3.0]")  # a real value of the wrong shape: the run's own error
     assert r.error.kind == "grad_shape" and r.error.line is None
+
+
+# --- the same limits at the command line: exit 1, a `limit` error naming the limit and its option ------------
+@needs_engine
+def test_timeout_and_repeat_through_the_cli(tmp_path):
+    (tmp_path / "loop.py").write_text("n = 0\nwhile True:\n    n += 1\n")
+    t0 = time.monotonic()
+    p = _gradcli(["run", "loop.py", "--timeout", "1", "--max-steps", "1000000000000", "--json"], tmp_path)
+    doc = json.loads(p.stdout)
+    assert p.returncode == 1 and doc["error"]["kind"] == "limit" and doc["error"]["line"] in (2, 3)
+    assert "time limit of 1 s" in doc["error"]["message"] and "--timeout" in doc["error"]["hint"]
+    assert time.monotonic() - t0 < 60 and "Traceback" not in p.stderr
+    # --repeat 10**9: the backward gradcli runs after the file, a billion times, counted as steps
+    (tmp_path / "rep.py").write_text("x = torch.ones(3, requires_grad=True)\ny = (x * 2).sum()\n")
+    p = _gradcli(["run", "rep.py", "--repeat", str(10**9), "--retain-graph", "--max-steps", "5000", "--json"],
+                 tmp_path)
+    doc = json.loads(p.stdout)
+    assert p.returncode == 1 and doc["error"]["kind"] == "limit" and doc["error"]["line"] is None
+    assert "5,000 steps" in doc["error"]["message"] and "--max-steps" in doc["error"]["hint"]
+    grad = {t["name"]: t["grad"] for t in doc["tensors"]}["x"]
+    assert 2 * 4000 <= grad[0] <= 2 * 5001  # the repetitions that ran did accumulate (2 per backward)
+
+
+@needs_engine
+def test_printing_a_10_to_the_8_element_tensor_through_the_cli(tmp_path):
+    # print, the tensors table and the JSON document of a 10^8-element tensor stay small and quick
+    (tmp_path / "huge.py").write_text("x = torch.zeros(10**8)\nprint(x)\n")
+    for args in (["run", "huge.py"], ["run", "huge.py", "--json"]):
+        t0 = time.monotonic()
+        p = _gradcli(args, tmp_path)
+        assert p.returncode == 0, p.stderr[-2000:]
+        assert "tensor([0., 0., 0.,  ..., 0., 0., 0.])" in p.stdout
+        assert len(p.stdout) < 20_000 and time.monotonic() - t0 < 90 and p.stderr == ""
