@@ -106,8 +106,10 @@ class _Story:
         if node is None:
             return []
         name = type(node).__name__
-        i = int(facts.get("index", 0) or 0)
-        desc = self.saved_desc(node, i)
+        if facts.get("index", 0) is None:  # CopySlices: PyTorch drops the in-place op's function it holds
+            desc = "the backward function of the in-place write into a view"
+        else:
+            desc = self.saved_desc(node, int(facts.get("index", 0) or 0))
         out = [_entry("built", getattr(node, "_loc", None), f"{name} made here; it saved {desc}")]
         freed = getattr(node, "_freed", None)
         if isinstance(freed, tuple):

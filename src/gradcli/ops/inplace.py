@@ -143,6 +143,9 @@ class CopySlices(Node):
     formula = "base: grad with the view's region replaced by fn's gradient for the view; others: fn's gradients"
 
     def apply(self, grads):
+        if self._freed:
+            # PyTorch's CopySlices drops its fn when released, so any second pass fails, saved tensors or not
+            self._unpack(None)
         g = grads[0]
         result = np.array(g._data, dtype=self.dtype.np, copy=True)
         region = self.view_fn(result)
@@ -159,10 +162,14 @@ class CopySlices(Node):
         return (Tensor._from_data(result, self.dtype),) + tuple(res[1:])
 
     def _release(self) -> None:
+        from ..autograd.graph import source_position
+
         self.fn._release()
-        self._freed = True
+        self._freed = source_position.loc or True
 
     def _unpack(self, i):
+        if self._freed:
+            return Node._unpack(self, i)  # raises second_backward
         return self.fn._unpack(i)
 
 
