@@ -48,6 +48,38 @@ CASES = [
         loss.backward()
         """), "x", 2, ("ToCopyBackward0", "created at line 1"), (("copy made", 2), ("leaf created", 1)),
          torch_flags={"is_leaf": False, "grad_fn": "ToCopyBackward0"}),
+    Case("non_leaf_copy_to", "non_leaf_copy", src("""
+        v = torch.randn(2, requires_grad=True).to(torch.float64)
+        loss = (v * v).sum()
+        loss.backward()
+        """), "v", 1, ("ToCopyBackward0", "no name refers to", "created at line 1"),
+         (("copy made", 1), ("leaf created", 1)), torch_flags={"is_leaf": False, "grad_fn": "ToCopyBackward0"}),
+    Case("non_leaf_copy_float", "non_leaf_copy", src("""
+        w = torch.randn(2, dtype=torch.float64, requires_grad=True).float()
+        loss = (w * 3).sum()
+        loss.backward()
+        """), "w", 1, ("ToCopyBackward0", "no name refers to"), (("copy made", 1), ("leaf created", 1)),
+         torch_flags={"is_leaf": False, "grad_fn": "ToCopyBackward0", "dtype": "float32"}),
+    Case("grad_result_autograd_grad", "grad_result", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        g, = torch.autograd.grad(y, x)
+        h = g * 2
+        """), "g", 3, ("torch.autograd.grad returned at line 3", "without create_graph=True"),
+         (("returned", 3),), torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("grad_result_computed_from_it", "grad_result", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        g, = torch.autograd.grad(y, x)
+        h = g * 2
+        """), "h", 3, ("`h` was computed at line 4 (`h = g * 2`) from `g`", "create_graph=True"),
+         (("computed from", 4), ("returned", 3)), torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("grad_result_dot_grad", "grad_result", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        (x * x).sum().backward()
+        g = x.grad
+        """), "g", 3, ("`x.grad`, read at line 3", "without create_graph=True"), (("read", 3),),
+         torch_flags={"requires_grad": False, "is_leaf": True}),
     Case("no_grad", "no_grad", src("""
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         with torch.no_grad():

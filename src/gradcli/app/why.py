@@ -11,6 +11,8 @@ non_leaf_copy      a non-leaf copy (.to(), .double(), ``* 0.01`` ...) of a leaf 
 no_grad            computed while grad was off: ``with torch.no_grad()`` (or --no-grad)
 set_grad_enabled   computed under ``torch.set_grad_enabled(False)``
 inference_mode     computed under ``torch.inference_mode()``
+grad_result        a gradient itself: returned by ``torch.autograd.grad`` or read from ``.grad``
+                   after a backward without ``create_graph=True`` (no history)
 detach             cut from the graph by ``detach()`` / ``detach_()``
 data               cut from the graph by ``.data``
 requires_grad_false  a leaf created without ``requires_grad=True`` (or computed only from such)
@@ -47,7 +49,7 @@ from .srcinfo import GradSwitch, SourceInfo
 __all__ = ["WhyNote", "KINDS", "Explainer", "explain_all", "explain_name", "annotate", "BACKWARD_ERRORS"]
 
 KINDS = (
-    "non_leaf", "non_leaf_copy", "no_grad", "set_grad_enabled", "inference_mode", "detach", "data",
+    "non_leaf", "non_leaf_copy", "no_grad", "set_grad_enabled", "inference_mode", "grad_result", "detach", "data",
     "requires_grad_false", "requires_grad_disabled", "not_reachable", "excluded_by_inputs", "no_backward",
     "backward_failed", "autograd_grad", "grad_reset", "grad_zeroed", "grad_assigned", "zero_gradient",
 )
@@ -260,6 +262,14 @@ class Explainer:
                                  f"Remove that line, or call {name or 'it'}.requires_grad_() again before "
                                  "computing with it.",
                                  [self.rel("switched off", loc, "requires_grad set to False here")])
+        holder = next((n for n, u in self.result.tensors if u is not t and getattr(u, "_grad", None) is t), None)
+        if holder is not None:
+            binds = self.src.assignments_of(name) if name else []
+            bloc = (binds[-1].lineno, binds[-1].col_offset) if binds else None
+            return self._grad_result(name, f"`{holder}.grad`", None, bloc)
+        returned = self._returned_by_grad(t, name, o)
+        if returned is not None:
+            return self._grad_result(name, "torch.autograd.grad", returned)
         ng = getattr(t, "_nograd", None)
         if ng is not None:
             return self._grad_off(t, name, ng)
@@ -306,6 +316,46 @@ class Explainer:
                "autograd does not track.")
         return self.note(name, "requires_grad_false", msg, loc, hint,
                          [self.rel("created", loc, f"{who} created here without requires_grad")])
+
+    def _returned_by_grad(self, t: Any, name: Optional[str], origin: Any) -> Any:
+        """The logged torch.autograd.grad call (its loc) whose result ``name`` was last bound to, when that
+        call has no ``create_graph=True`` and grad was on there; else None (decided from the source)."""
+        import ast
+
+        if not name or _tagged(origin) or getattr(self.options, "no_grad", False):
+            return None
+        binds = self.src.assignments_of(name)
+        if not binds or not isinstance(binds[-1], (ast.Assign, ast.AnnAssign)) or binds[-1].value is None:
+            return None
+        st = binds[-1]
+        calls = [c for c in ast.walk(st.value) if isinstance(c, ast.Call) and
+                 ast.unparse(c.func) in ("torch.autograd.grad", "autograd.grad")]
+        if len(calls) != 1 or any(k.arg == "create_graph" for k in calls[0].keywords) or len(calls[0].args) > 4:
+            return None
+        sw = self.src.grad_switch_at(st.lineno)
+        if sw is not None and sw.off:
+            return None
+        logged = [e for e in self.calls if e["kind"] == "grad" and _loc_of(e["loc"])[0] == calls[0].lineno]
+        return logged[-1]["loc"] if logged else None
+
+    def _grad_result(self, name: Optional[str], source: str, loc: Any, read: Any = None) -> WhyNote:
+        """A gradient itself: autograd computes gradients without recording a graph unless
+        create_graph=True (PyTorch's engine runs the backward with grad mode = create_graph)."""
+        who = f"`{name}`" if name else "This tensor"
+        if loc is not None:
+            made = f"{who} is a gradient that torch.autograd.grad returned at {self.where(loc)}"
+        else:
+            made = f"{who} is {source}" + (f", read at {self.where(read)}," if read is not None else "") + \
+                " a gradient that a backward filled"
+        msg = (f"{made} without create_graph=True: the backward computes gradients without recording a graph, "
+               f"so {who} is a leaf that does not require grad and no backward reaches it.")
+        hint = ("Pass create_graph=True to that backward / autograd.grad to differentiate the gradient again "
+                "(higher-order derivatives).")
+        if loc is not None:
+            rel = [self.rel("returned", loc, "autograd.grad returned it, with no history")]
+        else:
+            rel = [self.rel("read", read, f"{who} bound to {source}")] if read is not None else []
+        return self.note(name, "grad_result", msg, loc if loc is not None else read, hint, rel)
 
     def _grad_off(self, t: Any, name: Optional[str], loc: Any) -> WhyNote:
         who = f"`{name}`" if name else "This tensor"
