@@ -103,9 +103,25 @@ class RsubBackward1(Node):
         return (-g if self.alpha == 1 else g * -self.alpha,)
 
 
+def _check_alpha(op: str, alpha, dtype) -> None:
+    """PyTorch's alpha checks (alpha_check): a Number; no float alpha for an integral or bool result (runtime),
+    no bool alpha for a non-bool one."""
+    if alpha == 1 and type(alpha) is int:
+        return
+    if not isinstance(alpha, _SCALARS):
+        raise TypeError(f"{op}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
+    if isinstance(alpha, bool):
+        if dtype is not dt.bool_:
+            raise _runtime_error("Boolean alpha only supported for Boolean results.")
+    elif isinstance(alpha, float) and not dtype.is_floating_point:
+        raise _runtime_error("For integral input tensors, argument alpha must not be a floating point number.")
+
+
 def add(input, other, *, alpha=1):
-    """input + alpha * other, with broadcasting and type promotion (AddBackward0)."""
+    """input + alpha * other, with broadcasting and type promotion (AddBackward0).  Raises runtime for a float
+    alpha with an integral result or a bool alpha with a non-bool one; TypeError for a non-number alpha."""
     dtype = _binary_dtype(input, other)
+    _check_alpha("add", alpha, dtype)
     if not isinstance(input, Tensor):
         input, other = other, input
     o = other if alpha == 1 else (other * alpha if isinstance(other, Tensor) else other * alpha)
@@ -121,6 +137,7 @@ def sub(input, other, *, alpha=1):
     dtype = _binary_dtype(input, other)
     if not isinstance(input, Tensor):
         return rsub(other, input, alpha=alpha)
+    _check_alpha("sub", alpha, dtype)
     if input._dtype is dt.bool_ or isinstance(other, bool) or (isinstance(other, Tensor) and other._dtype is dt.bool_):
         raise _runtime_error("Subtraction, the `-` operator, with a bool tensor is not supported.")
     o = other if alpha == 1 else other * alpha
@@ -136,6 +153,7 @@ def rsub(input, other, *, alpha=1):
     dtype = _binary_dtype(input, other)
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
+    _check_alpha("rsub", alpha, dtype)
     if input._dtype is dt.bool_ or isinstance(other, bool):
         raise _runtime_error("Subtraction, the `-` operator, with a bool tensor is not supported.")
     i = input if alpha == 1 else input * alpha
@@ -194,7 +212,8 @@ def _div_dtype(input, other):
 
 
 class DivBackward2(Node):
-    """div with a rounding_mode: the result is piecewise constant, so both gradients are zero."""
+    """div with a rounding_mode: the result is piecewise constant, so both gradients are zero.  PyTorch
+    saves self and other all the same, so a second backward without retain_graph fails."""
 
     __slots__ = ()
     formula = "self: zeros_like(grad); other: zeros_like(grad)"
@@ -202,6 +221,7 @@ class DivBackward2(Node):
     def apply(self, grads):
         g = grads[0]
         n = self._needs
+        self._unpack(0)  # second_backward once released
         return (_zeros(g) if n[0] else None, _zeros(g) if len(n) > 1 and n[1] else None)
 
 
@@ -215,10 +235,13 @@ def div(input, other, *, rounding_mode=None):
         if rounding_mode == "floor":
             q = floor_divide(input, other).detach()
         else:
+            _check_int_divisor(input, other, _binary_dtype(input, other))
             q = div(input, other).detach().trunc()
             if not _binary_dtype(input, other).is_floating_point:
                 q = q.to(_binary_dtype(input, other))
-        out, _ = record(DivBackward2, q._data, q._dtype, (_t(input), _t(other)))
+        out, node = record(DivBackward2, q._data, q._dtype, (_t(input), _t(other)))
+        if node is not None:
+            node._save(saved(input), saved(other))
         return out
     if not isinstance(input, Tensor):
         return mul(reciprocal(other), input)
@@ -251,15 +274,37 @@ NotImplemented_.__name__ = "NotImplemented"
 NotImplemented_.__qualname__ = "NotImplemented"
 
 
+def record_not_implemented(op: str, data, dtype, inputs: tuple):
+    """Wrap ``data`` under a NotImplemented node for ``op`` (PyTorch: no derivative formula).
+
+    Unlike other nodes it has an edge only for each input that requires grad (PyTorch's
+    ``floor_divide(c, a)`` with only ``a`` requiring grad has one edge).  Returns (out, node)."""
+    out, node = record(NotImplemented_, data, dtype,
+                       tuple(t for t in inputs if isinstance(t, Tensor) and t.requires_grad))
+    if node is not None:
+        node.op = op
+    return out, node
+
+
+def _check_int_divisor(input, other, dtype) -> None:
+    """Integer floor/trunc division and remainder by zero: PyTorch's runtime error 'ZeroDivisionError'
+    (numpy would give 0)."""
+    if dtype.category != 1:
+        return
+    b = other._data if isinstance(other, Tensor) else other
+    if np.any(np.asarray(b) == 0) and np.broadcast_shapes(np.shape(_arr(input)), np.shape(b)).count(0) == 0:
+        raise _runtime_error("ZeroDivisionError")
+
+
 def floor_divide(input, other):
-    """input // other, rounding toward negative infinity; not differentiable (as PyTorch)."""
+    """input // other, rounding toward negative infinity; not differentiable (as PyTorch).  Raises runtime
+    for bool operands and for an integer division by zero."""
     dtype = _binary_dtype(input, other)
     if dtype is dt.bool_:
         raise _runtime_error('"div_floor_cpu" not implemented for \'Bool\'')
+    _check_int_divisor(input, other, dtype)
     data = _compute(np.floor_divide, input, other, dtype)
-    out, node = record(NotImplemented_, data, dtype, (_t(input), _t(other)))
-    if node is not None:
-        node.op = "floor_divide"
+    out, _ = record_not_implemented("floor_divide", data, dtype, (input, other))
     return out
 
 
@@ -284,7 +329,7 @@ class RemainderBackward1(Node):
         n = self._needs
         gb = None
         if len(n) > 1 and n[1]:
-            gb = -g * floor_divide(self._unpack(0), self._unpack(1))
+            gb = -g * div(self._unpack(0), self._unpack(1), rounding_mode="floor")
         return (g if n[0] else None, gb)
 
 
@@ -304,11 +349,12 @@ def remainder(input, other):
     """Python-style modulus (sign of the divisor): RemainderBackward0 for a number, RemainderBackward1 for a
     tensor divisor."""
     dtype = _binary_dtype(input, other)
+    if dtype is dt.bool_:
+        raise _runtime_error('"remainder_cpu" not implemented for \'Bool\'')
+    _check_int_divisor(input, other, dtype)
     data = _compute(_remainder_np, input, other, dtype)
     if not isinstance(input, Tensor):  # number % tensor: PyTorch has no derivative for it (NotImplemented)
-        out, node = record(NotImplemented_, data, dtype, (None, _t(other)))
-        if node is not None:
-            node.op = "remainder"
+        out, _ = record_not_implemented("remainder", data, dtype, (other,))
         return out
     if not isinstance(other, Tensor):
         out, _ = record(RemainderBackward0, data, dtype, (input,))
@@ -329,17 +375,18 @@ class PowBackward0(Node):
     def apply(self, grads):
         g = grads[0]
         e = self.exponent
+        s = self._unpack(0)  # saved even for exponent 0 (second_backward once released, as PyTorch)
         if e == 0:
             from .creation import zeros_like
 
             return (zeros_like(g),)
-        s = self._unpack(0)
         return (g * (s.pow(e - 1) * e),)
 
 
 class PowBackward1(Node):
     __slots__ = ()
-    formula = "self: grad * exponent * self.pow(exponent - 1); exponent: grad * result * self.log() (0 where self == 0 and exponent >= 0)"
+    formula = ("self: grad * exponent * self.pow(exponent - 1); exponent: grad * result * self.log() "
+               "(0 where self == 0 and exponent >= 0)")
 
     def apply(self, grads):
         g = grads[0]
@@ -351,8 +398,11 @@ class PowBackward1(Node):
             ga = g * (e * s.pow(e - 1))
             ga = where((e == 0), 0.0, ga)
         if n[1]:
+            # PyTorch's pow_backward_exponent: grad * where(self == 0 & exponent >= 0, 0, result * log(self)),
+            # self cast to the result dtype before its log (a float32 base with a float64 exponent)
             r = s.pow(e)
-            gb = where((s == 0) & (e >= 0), 0.0, g * (r * s.log()))
+            s_ = s if s._dtype is r._dtype else s.to(r._dtype)
+            gb = g * where((s == 0) & (e >= 0), 0.0, r * s_.log())
         return (ga, gb)
 
 

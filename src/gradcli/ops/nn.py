@@ -1252,7 +1252,7 @@ class HardsigmoidBackward0(Node):
     formula = "self: grad / 6 where -3 < self < 3, else 0"
 
     def apply(self, grads):
-        from .elementwise import NotImplemented_
+        from .elementwise import record_not_implemented
 
         g = grads[0]
         x = self._unpack(0)
@@ -1260,9 +1260,7 @@ class HardsigmoidBackward0(Node):
         # grad * one_sixth with PyTorch's constant 1.0f / 6.0f, a float even for double tensors
         data = np.where(inside, g._data * g._dtype.np.type(np.float32(1.0) / np.float32(6.0)), 0).astype(g._dtype.np)
         # PyTorch has no derivative for hardsigmoid_backward: a second backward through it fails
-        out, node = record(NotImplemented_, data, g._dtype, (g, x))
-        if node is not None:
-            node.op = "aten::hardsigmoid_backward"
+        out, _ = record_not_implemented("aten::hardsigmoid_backward", data, g._dtype, (g, x))
         return (out,)
 
 
