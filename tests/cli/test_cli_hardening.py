@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -193,6 +194,35 @@ def test_snapshot_is_never_the_input(runner, tmp_path):
     os.symlink(src, link)  # the same file under another name
     assert runner.invoke(app, ["run", str(src), "--snapshot", str(link)]).exit_code == 2
     assert src.read_text() == PROGRAM and sorted(os.listdir(tmp_path)) == ["other.json", "p.py"]
+
+
+def test_output_through_a_link_keeps_the_link(runner, tmp_path):
+    (tmp_path / "p.py").write_text(PROGRAM)
+    (tmp_path / "real.dot").write_text(OLD)
+    os.symlink("real.dot", tmp_path / "link.dot")
+    r = runner.invoke(app, ["graph", str(tmp_path / "p.py"), "--output", str(tmp_path / "link.dot")])
+    assert r.exit_code == 0, r.stderr
+    assert os.readlink(tmp_path / "link.dot") == "real.dot"  # the link itself was not replaced
+    assert (tmp_path / "real.dot").read_text().startswith("digraph")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_a_fifo_is_written_into_not_replaced(runner, tmp_path):
+    # a FIFO or a device (/dev/stdout, /dev/full) named as --snapshot/--output: renaming over it would
+    # delete the node (as root, the device itself); gradcli writes into it instead
+    import threading
+
+    (tmp_path / "p.py").write_text(PROGRAM)
+    fifo = tmp_path / "snap.json"
+    os.mkfifo(fifo)
+    got: list = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    r = runner.invoke(app, ["run", str(tmp_path / "p.py"), "--snapshot", str(fifo)])
+    reader.join(timeout=60)
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(got[0])["schema"] == "gradcli.run/1"
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and sorted(os.listdir(tmp_path)) == ["p.py", "snap.json"]
 
 
 def test_parallel_processes_share_nothing(tmp_path):

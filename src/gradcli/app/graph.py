@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections import deque
@@ -423,8 +424,24 @@ def write_atomic(path: str, data: bytes, option: str = "--output") -> None:
     The temporary file is unnamed while it is written (``O_TMPFILE`` where the system has it), and gets
     a unique name only for the instant of the rename: a gradcli killed mid-write leaves the old
     ``path`` intact and no temporary file; parallel gradcli processes never share a name.
+
+    A symbolic link is followed (the link keeps pointing at the new file), and a ``path`` that is not a
+    regular file -- a FIFO or a device such as ``/dev/stdout`` -- is written into, not replaced: a rename
+    over it would delete the node (as root, ``/dev/full`` itself).
     """
-    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        mode = os.stat(path).st_mode  # follows links, also /proc's links to pipes (/dev/stdout)
+    except OSError:  # does not exist yet
+        mode = stat.S_IFREG
+    if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+        try:
+            with open(path, "wb") as fh:
+                fh.write(data)
+        except OSError as exc:
+            raise UsageProblem(f"{option} {path}: cannot write: {exc.strerror or exc}") from None
+        return
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path)
     if not os.path.isdir(folder):
         raise UsageProblem(f"{option} {path}: the folder {folder} does not exist")
     tmp: Optional[str] = None
