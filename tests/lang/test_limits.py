@@ -310,3 +310,16 @@ def test_printing_a_10_to_the_8_element_tensor_through_the_cli(tmp_path):
         assert p.returncode == 0, p.stderr[-2000:]
         assert "tensor([0., 0., 0.,  ..., 0., 0., 0.])" in p.stdout
         assert len(p.stdout) < 20_000 and time.monotonic() - t0 < 90 and p.stderr == ""
+
+
+def test_a_limit_that_is_no_number_is_an_invocation_error(run, tmp_path):
+    # typer's min=0 lets nan through; it used to run and report "a time limit of nan s" (exit 1)
+    from gradcli.lang.run import InvocationError
+
+    for bad in (dict(timeout=float("nan")), dict(timeout=-1.0), dict(max_steps=0), dict(max_elements=-5),
+                dict(max_call_depth=True)):
+        with pytest.raises(InvocationError, match="bad --|bad max_"):
+            run("x = 1\n", **bad)
+    (tmp_path / "p.py").write_text("x = 1\n")
+    p = _gradcli(["run", "p.py", "--timeout", "nan"], tmp_path)
+    assert p.returncode == 2 and "--timeout" in p.stderr and "Traceback" not in p.stderr

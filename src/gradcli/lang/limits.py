@@ -64,17 +64,36 @@ class Limits:
     max_format_width: int = 10_000
 
     def with_options(self, options) -> "Limits":
-        """These limits, overridden by the non-None limit fields of a RunOptions."""
+        """These limits, overridden by the non-None limit fields of a RunOptions.
+
+        Raises :class:`gradcli.lang.run.InvocationError` (exit status 2) for a value that is no limit:
+        a NaN or negative ``--timeout`` (``--timeout nan`` ran and reported "a time limit of nan s"), a
+        count below 1.
+        """
         changes = {}
         for field in ("max_steps", "timeout", "max_elements", "max_call_depth", "max_output", "max_source_bytes",
                       "max_memory"):
             value = getattr(options, field, None)
             if value is not None:
+                if field == "timeout":
+                    bad = isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0
+                else:
+                    bad = isinstance(value, bool) or not isinstance(value, int) or value < 1
+                if bad:
+                    from .run import InvocationError
+
+                    what = "a number of seconds, 0 or more" if field == "timeout" else "a whole number, 1 or more"
+                    option = _OPTION_NAMES.get(field, field)
+                    raise InvocationError(f"bad {option} {value!r}: expected {what}")
                 changes[field] = value
         return replace(self, **changes) if changes else self
 
 
 DEFAULT_LIMITS = Limits()
+
+# the option (or RunOptions field) of each limit, in invocation errors
+_OPTION_NAMES = {"max_steps": "--max-steps", "timeout": "--timeout", "max_elements": "--max-elements",
+                 "max_memory": "--max-memory"}
 
 # what raises each limit (shown in the hint)
 _OPTIONS = {
