@@ -128,3 +128,21 @@ def test_cli_json(cli):
 def test_cli_bad_target(cli):
     code, out, err = cli(FILE, "modes", "{file}", "--target", "nope")
     assert code == 2 and "no top-level assignment" in err
+
+
+def test_cli_narrow_console_gives_one_row_per_tensor_and_mode(cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "72")
+    code, out, _ = cli(FILE, "modes", "{file}", "--target", "h")
+    assert code == 0
+    rows = [line.split() for line in out.splitlines()]
+    # tensor h: MulBackward0 as written; a leaf without requires_grad under the four switches that cut it
+    start = next(i for i, r in enumerate(rows) if r[:1] == ["h"])
+    assert rows[start] == ["h", "as", "written", "MulBackward0", "None"]
+    assert rows[start + 1] == ["no_grad", "*", "leaf,", "no", "rg", "None"]
+    assert rows[start + 2] == ["set_grad_enabled(False)", "*", "leaf,", "no", "rg", "None"]
+    assert rows[start + 5] == ["requires_grad_(False)", "MulBackward0", "None"]
+    x = next(r for r in rows if r[:1] == ["x"])
+    assert x == ["x", "as", "written", "leaf,", "rg", "[18.,", "64.]"]
+    out_at = next(i for i, r in enumerate(rows) if r[:1] == ["outcome"])
+    assert rows[out_at + 5][:3] == ["requires_grad_(False)", "*", "non_leaf_requires_grad"]
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= 72

@@ -1,17 +1,20 @@
 """Rich output of ``gradcli modes``: tensors down, modes across, each cell the flags and the gradient;
-cells that differ from the file as written are marked ``*`` (and highlighted on a terminal)."""
+cells that differ from the file as written are marked ``*`` (and highlighted on a terminal).  When that
+table is wider than the console, the same facts one row per (tensor, mode) instead, so that no mode's
+name or value is folded into unreadable pieces."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from rich import box
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
 from .human import short_values
 
-__all__ = ["modes_table", "render_modes"]
+__all__ = ["modes_table", "modes_rows", "render_modes"]
 
 
 def _cell(state: Any, changed: bool) -> Text:
@@ -31,8 +34,8 @@ def modes_table(report: Any) -> Table:
                   title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, show_lines=True,
                   padding=(0, 1, 0, 0))
     table.add_column("tensor", style="bold cyan", no_wrap=True)
-    for r in report.runs:
-        table.add_column(r.mode, overflow="fold")
+    for r in report.runs:  # "set_grad_enabled\n(False)": a narrow column breaks the name where it reads well
+        table.add_column(r.mode.replace("(False)", "\n(False)"), overflow="fold")
     for name in report.names:
         row: list[Any] = [Text(name)]
         for i, r in enumerate(report.runs):
@@ -50,7 +53,42 @@ def modes_table(report: Any) -> Table:
     return table
 
 
+def _outcome(r: Any) -> str:
+    return "ok" if r.error is None else f"{r.error[0]}" + (f" at line {r.error[1]}" if r.error[1] else "")
+
+
+def modes_rows(report: Any) -> Table:
+    """The narrow layout: one row per tensor and mode (flags, gradient), then one per mode's outcome."""
+    table = Table(title=f"{report.file}: `{report.target}` (line{'s' if len(report.lines) > 1 else ''} "
+                        f"{', '.join(map(str, report.lines))}) under each grad off-switch",
+                  title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                  padding=(0, 1, 0, 0))
+    table.add_column("tensor", style="bold cyan", no_wrap=True)
+    table.add_column("mode", no_wrap=True)
+    table.add_column("flags", no_wrap=True)
+    table.add_column("grad", overflow="fold")
+    for name in report.names:
+        for i, r in enumerate(report.runs):
+            state = r.tensors.get(name)
+            changed = i > 0 and report.differs(r, name)
+            style = "bold yellow" if changed else ""
+            flags = "(not bound)" if state is None else state.flags()
+            grad = "" if state is None else ("None" if state.grad is None else short_values(state.grad))
+            table.add_row(Text(name if i == 0 else ""), Text(r.mode, style=style),
+                          Text(("* " if changed else "") + flags, style=style), Text(grad, style=style),
+                          end_section=i == len(report.runs) - 1)
+    base = report.runs[0].error
+    for i, r in enumerate(report.runs):
+        changed = i > 0 and r.error != base
+        style = "bold yellow" if changed else ("green" if r.error is None else "red")
+        table.add_row(Text("outcome" if i == 0 else ""), Text(r.mode, style="bold yellow" if changed else ""),
+                      Text("*" if changed else "", style=style), Text(_outcome(r), style=style))
+    return table
+
+
 def render_modes(report: Any, out: Any) -> None:
-    out.print(modes_table(report))
+    wide = modes_table(report)
+    fits = Measurement.get(out, out.options.update_width(100_000), wide).maximum <= out.width
+    out.print(wide if fits else modes_rows(report))
     out.print(Text("* differs from the file as written; rg = requires_grad; a grad_fn name = a non-leaf",
                    style="dim"))
