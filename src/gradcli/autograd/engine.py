@@ -177,47 +177,51 @@ def _input_target(t: Tensor):
 
 def _needed_nodes(roots: list, targets: Optional[set]) -> tuple[dict, list]:
     """Needed nodes (all reachable, or those leading to a target node) and their dependency counts."""
-    order: list = []  # nodes in DFS discovery order
     seen = set()
-    stack = [n for n, _ in roots]
-    while stack:
-        n = stack.pop()
-        if n in seen:
-            continue
-        seen.add(n)
-        order.append(n)
-        for nxt, _ in n.next_functions:
-            if nxt is not None and nxt not in seen:
-                stack.append(nxt)
+    stack = []
+    for n, _ in roots:
+        if n not in seen:
+            seen.add(n)
+            stack.append(n)
     if targets is None:
-        needed = seen
-    else:
-        # a node is needed if it is a target or some next node is needed: iterate to a fixed point in
-        # reverse topological order, computed iteratively (post-order with an explicit stack)
-        post: list = []
-        visited = set()
-        for start in (n for n, _ in roots):
-            if start in visited:
-                continue
-            stack2 = [(start, iter(start.next_functions))]
-            visited.add(start)
-            while stack2:
-                node, it = stack2[-1]
-                advanced = False
-                for nxt, _ in it:
-                    if nxt is not None and nxt not in visited:
-                        visited.add(nxt)
-                        stack2.append((nxt, iter(nxt.next_functions)))
-                        advanced = True
-                        break
-                if not advanced:
-                    stack2.pop()
-                    post.append(node)
-        needed = set()
-        for node in post:  # children before parents
-            if node in targets or any(nx is not None and nx in needed for nx, _ in node.next_functions):
-                needed.add(node)
-    deps: dict = {}
+        # every reachable node is needed: count the dependencies in the same walk (one pass over the graph)
+        deps: dict = {}
+        while stack:
+            for nxt, _ in stack.pop().next_functions:
+                if nxt is not None:
+                    if nxt in seen:
+                        deps[nxt] = deps.get(nxt, 0) + 1
+                    else:
+                        seen.add(nxt)
+                        deps[nxt] = 1
+                        stack.append(nxt)
+        return deps, seen
+    # a node is needed if it is a target or some next node is needed: iterate to a fixed point in
+    # reverse topological order, computed iteratively (post-order with an explicit stack)
+    post: list = []
+    visited = set()
+    for start in (n for n, _ in roots):
+        if start in visited:
+            continue
+        stack2 = [(start, iter(start.next_functions))]
+        visited.add(start)
+        while stack2:
+            node, it = stack2[-1]
+            advanced = False
+            for nxt, _ in it:
+                if nxt is not None and nxt not in visited:
+                    visited.add(nxt)
+                    stack2.append((nxt, iter(nxt.next_functions)))
+                    advanced = True
+                    break
+            if not advanced:
+                stack2.pop()
+                post.append(node)
+    needed = set()
+    for node in post:  # children before parents
+        if node in targets or any(nx is not None and nx in needed for nx, _ in node.next_functions):
+            needed.add(node)
+    deps = {}
     for n in needed:
         for nxt, _ in n.next_functions:
             if nxt is not None and nxt in needed:
@@ -336,8 +340,16 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
             # retain_grad still see its gradient
             _unneeded_root_hooks(roots[0][0], buffers.get(roots[0][0]) or [], create_graph)
         countdown = _limits._countdown
-        while heap:
-            _, _, node = heapq.heappop(heap)
+        heappop, heappush = heapq.heappop, heapq.heappush
+        ready = None  # the next node to run when it is the only ready one (a chain skips the heap)
+        while True:
+            if ready is not None:
+                node = ready
+                ready = None
+            elif heap:
+                node = heappop(heap)[2]
+            else:
+                break
             countdown[0] -= 1
             if countdown[0] <= 0:
                 _limits.backward_step()  # every CHECK_EVERY nodes: the run's clock (--timeout)
@@ -391,6 +403,14 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                     and not getattr(node, "_call_with_undefined", False):
                 # no gradient arrived (a custom Function's backward still runs: PyTorch materializes zeros)
                 outs = (None,) * len(nexts)
+                if targets is None or any(nx is not None and nx in needed for nx, _ in nexts):
+                    # PyTorch still calls the node: its saved tensors are unpacked (a freed or modified one
+                    # fails here) and released after it
+                    if node._saved:
+                        for i in range(len(node._saved)):
+                            node._unpack(i)
+                    if not retain_graph:
+                        node._release()
             else:
                 full = node._needs
                 if len(full) != len(nexts):
@@ -402,11 +422,16 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         full = None
                     else:
                         node._needs = restricted
-                if full is not None:
+                if full is None:
+                    pass
+                elif targets is None:
+                    outs = _anomaly.apply_checked(node, grads) if anomaly.enabled else node.apply(grads)
+                else:
                     try:
                         outs = _anomaly.apply_checked(node, grads) if anomaly.enabled else node.apply(grads)
                     finally:
                         node._needs = full
+                if full is not None:
                     if node._hooks:
                         for h in list(node._hooks):
                             h(tuple(outs), tuple(grads))
@@ -416,7 +441,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 _trace(node, grads, outs, sum(len(h) for h in (node._pre_hooks or {}).values()))
             meta = node._meta
             for i, (nx, nr) in enumerate(nexts):
-                if nx is None or nx not in needed:
+                if nx is None or targets is not None and nx not in needed:
                     continue
                 g = outs[i]
                 if g is not None:
@@ -440,7 +465,13 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 left = deps[nx] - 1
                 deps[nx] = left
                 if left == 0:
-                    heapq.heappush(heap, (-nx._seq, id(nx), nx))
+                    if ready is None and not heap:
+                        ready = nx
+                    else:
+                        if ready is not None:  # two ready nodes: the heap orders them
+                            heappush(heap, (-ready._seq, id(ready), ready))
+                            ready = None
+                        heappush(heap, (-nx._seq, id(nx), nx))
     finally:
         _tasks.pop()
         mode.enabled, mode.inference = prev

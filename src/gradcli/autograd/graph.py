@@ -165,7 +165,7 @@ class Node:
     def _release(self) -> None:
         if self._saved:
             for s in self._saved:
-                if isinstance(s, SavedTensor):
+                if type(s) is SavedTensor:
                     s.release()
             # truthy: the (line, col) of the backward call that freed them (True: the one after the file)
             self._freed = source_position.loc or True
@@ -239,8 +239,6 @@ class SavedTensor:
         self._freed = True
 
     def unpack(self, node: Node):
-        from .tensor import Tensor
-
         if self._ckpt is not None:
             return self._ckpt.unpack(self, node)
         if self._box[0] != self._version:
@@ -254,6 +252,8 @@ class SavedTensor:
             err.facts = {"node": node, "saved": self}  # read by app/related.py
             raise err
         if self._is_output:
+            from .tensor import Tensor  # (tensor.py imports this module)
+
             t = Tensor._from_data(self._data, self._dtype)
             t._version = self._box
             t._grad_fn = node

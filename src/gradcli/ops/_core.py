@@ -70,16 +70,25 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
     meta = []
     needs = []
     wanted = False
+    only_inference = not mode.inference  # stays True while every input is an inference tensor
     for t in inputs:
-        if t is not None and t._base is not None:
+        if t is None:
+            only_inference = False
+            edges.append(_NO_EDGE)
+            meta.append(None)
+            needs.append(False)
+            continue
+        if not t._inference:
+            only_inference = False
+        if t._base is not None:
             t._view_grad_fn()  # a view's history first (regenerated after an in-place change of its base)
-        if t is not None and t._requires_grad:
+        if t._requires_grad:
             wanted = True
             fn = t._grad_fn
             edges.append((fn, t._output_nr) if fn is not None else (accumulate_grad_node(t), 0))
             meta.append((t._data.shape, t._dtype))
             needs.append(True)
-        elif t is not None and t._base is not None and t.requires_grad:
+        elif t._base is not None and t.requires_grad:
             # a view of a tensor that requires grad, made with grad mode off: it requires grad but has
             # no history, so the node has no edge to it (PyTorch: no grad accumulator for such a view)
             wanted = True
@@ -93,7 +102,7 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
     if not wanted:
         out._origin = _pos.loc  # provenance (app/why.py): no input requires grad
         return out, None
-    if not mode.inference and all(t is not None and t._inference for t in inputs):
+    if only_inference and inputs:
         # only inference tensors (and no number, which PyTorch wraps in a normal tensor): autograd is not
         # dispatched to at all outside inference mode, so nothing is recorded
         return out, None
