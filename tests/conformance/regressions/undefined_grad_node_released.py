@@ -1,0 +1,7 @@
+# a node reached by no gradient (norm p=0 gives none) still runs in PyTorch: its saved tensors are released, so a second backward through it fails (generator finding)
+x2 = torch.tensor([2.0, 0.0, 2.0], requires_grad=True)
+t3 = F.logsigmoid(x2)
+t5 = F.hardtanh(t3)
+t9 = torch.norm(t5, (0))
+t9.backward()
+(t5 * t5).sum().backward()
