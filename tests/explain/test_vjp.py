@@ -101,6 +101,19 @@ def test_cli_explain_vjp(cli):
     assert "y.backward(gradient=v) at case.py:6" in out
     assert "v = [ 1., -1.]" in out
     assert "J = dy/dx  (2 x 3):" in out and "[[ 2.,  2.,  0.]," in out and " [ 4., -4.,  6.]]" in out
-    assert "v^T J          = [-2.,  6., -6.]" in out
+    assert "v^T J            = [-2.,  6., -6.]" in out and "landed in x.grad = [-2.,  6., -6.]" in out
     assert "landed in x.grad = [-2.,  6., -6.]" in out
     assert out.count("v^T J is exactly what landed in .grad") == 2
+
+
+def test_cli_matrix_results_stay_aligned(cli):
+    # y = x * x elementwise: J = diag(2x), so v^T J = 2 * x * v = [[2, 0], [3, 16]] (mathematics)
+    code, out, _ = cli("x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\ny = x * x\n"
+                       "y.backward(gradient=torch.tensor([[1.0, 0.0], [0.5, 2.0]]))\n", "run", "{file}", "--explain-vjp")
+    assert code == 0
+    lines = [line[2:-1].rstrip() for line in out.splitlines() if line.startswith("│")]  # inside the panel
+    assert lines[lines.index("v = [[1. , 0. ],") + 1] == "     [0.5, 2. ]]"
+    assert "J = dy/dx  (4 x 4):" in lines
+    at = lines.index("v^T J            = [[ 2.,  0.],")
+    assert lines[at + 1:at + 4] == ["                    [ 3., 16.]]", "landed in x.grad = [[ 2.,  0.],",
+                                    "                    [ 3., 16.]]"]

@@ -20,16 +20,21 @@ def _shape(s: tuple) -> str:
     return "[" + ", ".join(str(int(d)) for d in s) + "]"
 
 
+def _labelled(label: str, value: str) -> Text:
+    """``label`` then ``value``, the value's later lines (a matrix) indented under its first."""
+    return Text(label + value.replace("\n", "\n" + " " * len(label)))
+
+
 def vjp_panel(view: Any, file: str) -> Panel:
     root = view.root or "the root"
-    where = f"{file}:{view.line}" if view.line is not None else "the backward gradcli ran after the file"
+    where = f" at {file}:{view.line}" if view.line is not None else " (the backward gradcli ran after the file)"
     body: list[Any] = [
-        Text(f"{root}.backward(gradient=v) at {where}: {root} has shape {_shape(view.root_shape)}, so backward "
+        Text(f"{root}.backward(gradient=v){where}: {root} has shape {_shape(view.root_shape)}, so backward "
              f"computes the vector-Jacobian product v^T J for each input x, with J = d{root}/dx "
              f"({int(np.prod(view.root_shape))} rows, one per element of {root}; one column per element of x), "
              "and adds it into x.grad."),
         Text(""),
-        Text("v = ", style="bold") + Text(matrix_text(view.v)),
+        Text("v = ", style="bold") + Text(matrix_text(view.v).replace("\n", "\n    ")),
     ]
     if view.note:
         body.append(Text(view.note, style="dim"))
@@ -40,10 +45,11 @@ def vjp_panel(view: Any, file: str) -> Panel:
         if inp.jacobian is not None:
             body.append(Text(f"J = d{root}/d{x}  ({inp.jacobian.shape[0]} x {inp.jacobian.shape[1]}):"))
             body.append(Text(matrix_text(inp.jacobian)))
+        width = len(f"landed in {x}.grad")  # the two results one above the other, "=" aligned
         if inp.vjp is not None:
-            body.append(Text("v^T J          = ") + Text(matrix_text(inp.vjp)))
+            body.append(_labelled("v^T J".ljust(width) + " = ", matrix_text(inp.vjp)))
         landed = "None (nothing landed)" if inp.landed is None else matrix_text(inp.landed)
-        body.append(Text(f"landed in {x}.grad = ") + Text(landed))
+        body.append(_labelled(f"landed in {x}.grad = ", landed))
         if inp.matches is True:
             body.append(Text("v^T J is exactly what landed in .grad", style="bold green"))
         elif inp.matches is False:
