@@ -10,6 +10,9 @@ crash costs one chunk, and state cannot leak between chunks).  A chunk is reprod
 signature: last gradcli frame + exception line), progress to ``OUT/progress.json`` every few seconds;
 the last line printed is ``fuzz: N inputs, F failures (D distinct), H hangs, C crashes, ...``.
 ``--cli-every K`` also sends every K-th input through the real ``gradcli run --json`` subprocess.
+Failures are counted by class in ``classes`` ("exception": one escaped ``run_file``/the renderers -- the CLI
+would show an internal error, exit 70; "traceback": the CLI printed one; "hang"; ...); inputs slower than
+10 s are kept in ``OUT/slow/``.
 
 docs/FUZZING.md explains the choice of this runner over atheris (measured).
 """
@@ -48,7 +51,7 @@ def run_chunk(args: tuple) -> dict:
 
     rnd = random.Random(seed * 1_000_003 + index)
     out: dict = {"index": index, "inputs": 0, "failures": 0, "hangs": 0, "slow": 0, "cli": 0, "distinct": {},
-                 "kinds": {}, "seconds": 0.0}
+                 "kinds": {}, "classes": {}, "slow_inputs": [], "seconds": 0.0}
     t0 = time.monotonic()
     tmp = Path(tempfile.mkdtemp(prefix="gradcli-fuzz-"))
     try:
@@ -59,6 +62,10 @@ def run_chunk(args: tuple) -> dict:
             problem = fuzzlib.check_source(src, opts, rnd=rnd, hang_seconds=60)
             if time.monotonic() - t1 > 10:
                 out["slow"] += 1
+                if len(out["slow_inputs"]) < 3:  # kept to look at: a slow input may be a near-hang
+                    out["slow_inputs"].append({"source": src if isinstance(src, str) else src.decode("latin-1"),
+                                               "options": repr(opts), "seconds": round(time.monotonic() - t1, 1),
+                                               "chunk": index, "input": i})
             out["inputs"] += 1
             out["kinds"][kind] = out["kinds"].get(kind, 0) + 1
             if problem is None and cli_every and i % cli_every == 0:
@@ -69,6 +76,10 @@ def run_chunk(args: tuple) -> dict:
                 out["cli"] += 1
             if problem is not None:
                 out["failures"] += 1
+                # the class of failure: "exception" (escaped: exit 70 at the CLI), "traceback" (printed by the
+                # CLI), "hang", "exit status", "wrote to the real stdout/stderr", "unknown error kind" ...
+                cls = problem.split(":", 1)[0][:40]
+                out["classes"][cls] = out["classes"].get(cls, 0) + 1
                 sig = _signature(problem)
                 if sig not in out["distinct"]:
                     out["distinct"][sig] = {"source": src if isinstance(src, str) else src.decode("latin-1"),
@@ -102,8 +113,8 @@ def main(argv=None) -> int:
     chunks = -(-a.inputs // a.chunk)
     tasks = [(a.seed, a.first_chunk + c, min(a.chunk, a.inputs - c * a.chunk), a.cli_every, a.render)
              for c in range(chunks)]
-    total = {"inputs": 0, "failures": 0, "hangs": 0, "crashes": 0, "slow": 0, "cli": 0, "kinds": {}, "distinct": 0,
-             "chunks_done": 0, "chunks": chunks, "seed": a.seed, "started": time.time()}
+    total = {"inputs": 0, "failures": 0, "hangs": 0, "crashes": 0, "slow": 0, "cli": 0, "kinds": {}, "classes": {},
+             "distinct": 0, "chunks_done": 0, "chunks": chunks, "seed": a.seed, "started": time.time()}
     seen: set = set()
     t0 = time.monotonic()
     ctx = mp.get_context("spawn")
@@ -126,6 +137,11 @@ def main(argv=None) -> int:
                 total[k] += r[k]
             for k, v in r["kinds"].items():
                 total["kinds"][k] = total["kinds"].get(k, 0) + v
+            for k, v in r["classes"].items():
+                total["classes"][k] = total["classes"].get(k, 0) + v
+            for j, ex in enumerate(r["slow_inputs"]):
+                (out / "slow").mkdir(exist_ok=True)
+                (out / "slow" / f"chunk{r['index']:05d}-{j}.json").write_text(json.dumps(ex, indent=1))
             for sig, ex in r["distinct"].items():
                 if sig not in seen:
                     seen.add(sig)
@@ -139,6 +155,7 @@ def main(argv=None) -> int:
             (out / "progress.json").write_text(json.dumps(total, indent=1))
             print(f"chunk {r['index']} done: {total['inputs']} inputs, {total['failures']} failures "
                   f"({total['distinct']} distinct), {total['rate']}/s", flush=True)
+    print(f"fuzz: failure classes {total['classes']}", flush=True)
     print(f"fuzz: {total['inputs']} inputs, {total['failures']} failures ({total['distinct']} distinct), "
           f"{total['hangs']} hangs, {total['crashes']} crashes, {total['slow']} slow, {total['cli']} through the CLI, "
           f"{total.get('seconds', 0)} s", flush=True)
