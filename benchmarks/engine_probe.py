@@ -116,6 +116,11 @@ def _setup_gradcli(path: str, timeout: float | None, max_steps: int | None):
             pass
 
     options = RunOptions(timeout=timeout, max_steps=max_steps)
+    # what gradcli loads lazily on first use (numpy.random and the RNG's engine check, the op
+    # modules' first calls) is loaded by `import torch` on the other side: one untimed tiny run
+    warm = prepare(b"x = torch.randn(16, requires_grad=True)\n(x * 2).sum().backward()\n", "<warm-up>",
+                   DEFAULT_LIMITS.with_options(options))
+    run_prepared(warm, options)
 
     with open(path, "rb") as fh:
         source = fh.read()
