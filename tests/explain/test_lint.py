@@ -39,6 +39,21 @@ CASES = [
         a.backward()
         b.backward()
         """), 6, ("exp made at line 2", "line 5 freed")),
+    Case("second_backward_after_autograd_grad", "second_backward", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        g, = torch.autograd.grad(y, x)
+        y.backward()
+        """), 4, ("line 3 freed", "mul made at line 2")),
+    Case("second_backward_after_inputs", "second_backward", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        w = torch.tensor([3.0, 4.0], requires_grad=True)
+        a = x.exp()
+        b = w.exp()
+        y = (a + b).sum()
+        y.backward(inputs=[x])
+        y.backward()
+        """), 7, ("exp made at line 3", "line 6 freed")),
     Case("leaf_inplace", "leaf_inplace", src("""
         w = torch.ones(3, requires_grad=True)
         w.add_(1)
@@ -276,6 +291,40 @@ def test_no_false_alarm_when_nothing_was_saved():
     assert lint_source(source, "case.py").findings == []
     r = gradcli_run(source)
     assert r.ok and dict(r.tensors)["x"]._grad._data.tolist() == [2.0, 2.0]
+
+
+# with inputs= PyTorch runs (and frees) only the nodes from which an input is reachable: b's ExpBackward0
+# is not on the way to x, and autograd.grad(y, w) does not run a's
+NOT_RUN = [src("""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    a = x.exp()
+    b = w.exp()
+    y = (a + b).sum()
+    y.backward(inputs=[x])
+    z = b.sum()
+    z.backward()
+    """), src("""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([3.0, 4.0], requires_grad=True)
+    a = x.exp()
+    b = w.exp()
+    y = (a * b).sum()
+    gw, = torch.autograd.grad(y, w)
+    a.sum().backward()
+    """)]
+
+
+@pytest.mark.parametrize("source", NOT_RUN, ids=["inputs", "autograd_grad"])
+def test_nodes_a_pruned_backward_does_not_run_stay_usable(source):
+    assert lint_source(source, "case.py").findings == []
+    assert gradcli_run(source).ok
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("source", NOT_RUN, ids=["inputs", "autograd_grad"])
+def test_pytorch_runs_the_pruned_files(source):
+    assert torch_doc(source)["ok"]
 
 
 def test_retain_graph_and_function_calls():

@@ -1237,6 +1237,34 @@ class Linter:
                 stack.append((p, sure and not n.phi and n.known))
         return out
 
+    def runs_with_inputs(self, reach: dict, inputs: Any) -> Optional[dict]:
+        """With ``inputs=`` (or autograd.grad's inputs) PyTorch runs only the nodes from which an input is
+        reachable (its exec_info): for each node of ``reach``, True when it surely runs, None when it may,
+        False when it surely does not.  None when the inputs are not known tensors."""
+        xs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
+        if not xs or not all(isinstance(x, AbsTensor) for x in xs):
+            return None
+        targets = {self.grad_node(x) for x in xs} - {None}
+        memo: dict = {}
+
+        def leads(n: AbsNode) -> Optional[bool]:
+            if n in memo:
+                return memo[n]
+            memo[n] = False  # a cycle guard: the graph is a DAG
+            sure_edges = not n.phi and n.known
+            out: Optional[bool] = False
+            for p in n.parents:
+                r = True if p in targets else leads(p)
+                if r is True and sure_edges:
+                    out = True
+                    break
+                if r is not False:
+                    out = None
+            memo[n] = out
+            return out
+
+        return {n: leads(n) for n in reach}
+
     def backward(self, roots: list, gradient_given: bool, retain: Any, create: Any, inputs: Any, node: ast.Call,
                  kind: str) -> None:
         line, col = node.lineno, node.col_offset
@@ -1260,9 +1288,12 @@ class Linter:
             return  # no_grad_fn: nothing runs
         reach = self.reach([self.grad_node(r) for r in troots])
         pruned = inputs is not None
-        # a second backward through freed nodes
-        freed = [(n, self.sure and path_sure and n.freed_sure and n.saves_any is True and not pruned)
-                 for n, path_sure in reach.items() if n.freed is not None and n.saves_any is not False]
+        runs = self.runs_with_inputs(reach, inputs) if pruned else None
+        # a second backward through freed nodes (with inputs=: through those it runs)
+        freed = [(n, self.sure and path_sure and n.freed_sure and n.saves_any is True
+                  and (not pruned or (runs is not None and runs[n] is True)))
+                 for n, path_sure in reach.items() if n.freed is not None and n.saves_any is not False
+                 and not (runs is not None and runs[n] is False)]
         freed.sort(key=lambda nc: not nc[1])  # a certain one first
         for n, certain in freed[:1]:
             fl, fc = n.freed
@@ -1323,8 +1354,11 @@ class Linter:
             return
         for n in reach:
             if n.tensor is None and n.saves_any is not False and n.freed is None:
+                if runs is not None and runs[n] is False:
+                    continue  # not run by this backward: PyTorch frees only the buffers of the nodes it runs
                 n.freed = (line, col)
-                n.freed_sure = self.sure and reach[n] and retained is not None and not pruned
+                n.freed_sure = (self.sure and reach[n] and retained is not None
+                                and (not pruned or (runs is not None and runs[n] is True)))
 
     def check_accumulation(self, loop: Any, ctx: dict, count: Optional[int], scope: Scope) -> None:
         if not ctx["backwards"]:
