@@ -164,7 +164,7 @@ def mixes_inexact(a: "Var", b: "Var") -> bool:
 EXACT_OPS = frozenset({
     "neg", "abs", "sign", "floor", "ceil", "round", "trunc", "frac", "relu", "F.relu", "square", "sqrt",
     "reciprocal", "neg_op", "pos_op", "add", "sub", "mul", "div", "rsub", "rdiv", "floor_divide", "rfloordiv",
-    "remainder", "rmod", "maximum", "minimum", "clamp", "clamp_min", "clamp_max", "where", "masked_fill",
+    "remainder", "rmod", "maximum", "minimum", "fmax", "fmin", "clamp", "clamp_min", "clamp_max", "where", "masked_fill",
     "max", "min", "amax", "amin", "view", "reshape", "flatten", "view_as", "reshape_as", "unsqueeze", "squeeze",
     "transpose", "t", "permute", "expand", "expand_as", "broadcast_to", "repeat", "clone", "contiguous",
     "select", "narrow", "getitem", "cat", "stack", "split", "chunk", "unbind", "flip", "roll", "index_select",
@@ -514,11 +514,11 @@ def _unary(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
 
 
 @template("add", "sub", "mul", "div", "rsub", "rdiv", "floor_divide", "rfloordiv", "remainder", "rmod", "pow",
-          "rpow", "maximum", "minimum", "atan2", "hypot")
+          "rpow", "maximum", "minimum", "fmax", "fmin", "atan2", "hypot")
 def _binary(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     reflected = op in ("rsub", "rdiv", "rfloordiv", "rmod", "rpow")
     scalar_only = reflected
-    tensor_only = op in ("maximum", "minimum", "atan2", "hypot")
+    tensor_only = op in ("maximum", "minimum", "fmax", "fmin", "atan2", "hypot")
     if x.dtype == "bool":
         return None
     y = g.scalar(positive=op in ("pow", "rpow", "div", "rdiv", "floor_divide", "rfloordiv", "remainder", "rmod"))
@@ -646,7 +646,7 @@ def _isx(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     return g.call(op, a), g.result(x.shape, "bool", [], False)
 
 
-@template("bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or")
+@template("bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or", "logical_xor")
 def _logic2(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     m = x if x.dtype == "bool" else None
     if m is None:
@@ -733,6 +733,26 @@ def _reduce(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
         dtype = other
     shape = _reduced(x, dims, keepdim)
     return g.call(op, x.name, args, kwargs), g.result(shape, dtype, [x])
+
+
+@template("any", "all")
+def _any_all(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    """any/all of any dtype: a bool result, over everything, one dim or (torch.any/all) a tuple of dims."""
+    a = f"({x.name} > 0)" if x.dtype != "bool" and g.bool(0.5) else x.name
+    if g.bool(0.4):
+        return g.call(op, a), g.result((), "bool", [], False)
+    if x.ndim >= 2 and g.bool(0.3):
+        d0, d1 = sorted(g.draw(st.permutations(list(range(x.ndim))))[:2])
+        dims = [d0, d1]
+        dtext = f"({d0}, {d1})"
+    else:
+        dims = [g.dim(x)]
+        dtext = str(dims[0])
+    keep = g.bool(0.3)
+    kw = {"dim": dtext}
+    if keep:
+        kw["keepdim"] = "True"
+    return g.call(op, a, [], kw), g.result(_reduced(x, dims, keep), "bool", [], False)
 
 
 @template("max", "min")
@@ -1352,14 +1372,16 @@ TEMPLATE_NAMES = sorted(TEMPLATES)
 INPLACE_STATEMENTS = frozenset({
     "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "zero_", "fill_", "copy_", "setitem", "masked_fill_",
     "neg_", "abs_", "exp_", "log_", "sqrt_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_",
-    "sign_", "floor_", "ceil_", "round_", "trunc_", "square_"})
+    "sign_", "floor_", "ceil_", "round_", "trunc_", "square_", "rsqrt_", "expm1_", "log1p_", "frac_",
+    "clamp_min_", "clamp_max_"})
 
 
 # --------------------------------------------------------------------------------------------
 # statements beyond plain ops
 # --------------------------------------------------------------------------------------------
 INPLACE_UNARY = tuple(sorted(INPLACE_STATEMENTS - {"add_", "sub_", "mul_", "div_", "pow_", "clamp_", "fill_",
-                                                    "copy_", "setitem", "masked_fill_"}))
+                                                    "copy_", "setitem", "masked_fill_", "clamp_min_",
+                                                    "clamp_max_"}))
 INPLACE_BINARY = ("add_", "sub_", "mul_", "div_", "pow_")
 AUGMENTED = {"add_": "+=", "sub_": "-=", "mul_": "*=", "div_": "/=", "pow_": "**="}
 
@@ -1380,7 +1402,7 @@ def inplace_statement(g: Gen) -> None:
         g.used_ops.add(op)
         if x.dtype == "float32" and op[:-1] not in EXACT_OPS and op != "zero_":
             x.inexact = True
-        if op in ("log_", "sqrt_", "reciprocal_") and g.bool(0.5):
+        if op in ("log_", "sqrt_", "reciprocal_", "rsqrt_", "log1p_") and g.bool(0.5):
             g.emit(f"{x.name}.abs_()")
             g.used_ops.add("abs_")
         g.emit(f"{x.name}.{op}()" if op != "relu_" or g.bool(0.6) else f"torch.relu_({x.name})")
@@ -1427,12 +1449,15 @@ def inplace_statement(g: Gen) -> None:
                              f"{x.name}[..., 0]", f"{x.name}[:{g.int(0, x.shape[0])}]"])
             g.emit(f"{target} = {val}")
     elif r == 7:
-        op = g.pick(["fill_", "clamp_", "masked_fill_", "copy_"])
+        op = g.pick(["fill_", "clamp_", "clamp_min_", "clamp_max_", "masked_fill_", "copy_"])
         g.used_ops.add(op)
         if op == "fill_":
             g.emit(f"{x.name}.fill_({lit(g.pick(NICE)) if x.floating else 3})")
         elif op == "clamp_":
             g.emit(f"{x.name}.clamp_({lit(-1.0) if x.floating else -1}, {lit(1.0) if x.floating else 1})")
+        elif op in ("clamp_min_", "clamp_max_"):
+            bound = g.pick([-0.5, 0.0, 0.5]) if x.floating else g.pick([-1, 0, 1])
+            g.emit(f"{x.name}.{op}({lit(bound) if x.floating else bound})")
         elif op == "masked_fill_":
             g.emit(f"{x.name}.masked_fill_({x.name} < 0, {lit(0.0) if x.floating else 0})")
         else:

@@ -180,6 +180,14 @@ class MulBackward0(Node):
 
 def mul(input, other):
     """input * other, elementwise with broadcasting (MulBackward0)."""
+    if type(other) is float and type(input) is Tensor and input._dtype.category == 2:
+        # hot path (issue 9: a float tensor times a Python float, also every such backward step): what the
+        # general path computes, without its dispatch (numpy keeps the float weak: input's dtype)
+        data = np.multiply(input._data, other)
+        out, node = record(MulBackward0, data, input._dtype, (input, None))
+        if node is not None:
+            node._save(None, other if input._requires_grad else None)
+        return out
     dtype = _binary_dtype(input, other)
     if not isinstance(input, Tensor):
         input, other = other, input
@@ -764,52 +772,110 @@ def clamp_max(input, max):
     return out
 
 
+def _masked_zero(g, mask):
+    """grad.masked_fill(mask, 0) (the masks of PyTorch's max/min rules are bool tensors without history)."""
+    from .misc import masked_fill
+
+    return masked_fill(g, mask, 0)
+
+
 class MaximumBackward0(Node):
     __slots__ = ()
-    formula = "self: grad where self > other, grad/2 on ties; other: likewise"
+    formula = ("self: where(self == other, grad / 2, grad).masked_fill_(self < other, 0); "
+               "other: where(self == other, grad / 2, grad).masked_fill_(self > other, 0)")
 
     def apply(self, grads):
+        # PyTorch's rule: a NaN compares false both ways, so both inputs get the whole gradient there
         g = grads[0]
         a = self._unpack(0)
         b = self._unpack(1)
-        half = g / 2
-        ga = where(a == b, half, g * (a > b))
-        gb = where(a == b, half, g * (b > a))
-        return (ga, gb)
+        n = self._needs
+        split = where(a == b, g / 2, g)
+        return (_masked_zero(split, a < b) if n[0] else None,
+                _masked_zero(split, a > b) if len(n) > 1 and n[1] else None)
 
 
 class MinimumBackward0(Node):
     __slots__ = ()
-    formula = "self: grad where self < other, grad/2 on ties; other: likewise"
+    formula = ("self: where(self == other, grad / 2, grad).masked_fill_(self > other, 0); "
+               "other: where(self == other, grad / 2, grad).masked_fill_(self < other, 0)")
 
     def apply(self, grads):
         g = grads[0]
         a = self._unpack(0)
         b = self._unpack(1)
-        half = g / 2
-        ga = where(a == b, half, g * (a < b))
-        gb = where(a == b, half, g * (b < a))
-        return (ga, gb)
+        n = self._needs
+        split = where(a == b, g / 2, g)
+        return (_masked_zero(split, a > b) if n[0] else None,
+                _masked_zero(split, a < b) if len(n) > 1 and n[1] else None)
+
+
+class FmaxBackward0(Node):
+    __slots__ = ()
+    formula = ("self: grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0); "
+               "other: grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)")
+
+    def apply(self, grads):
+        g = grads[0]
+        a = self._unpack(0)
+        b = self._unpack(1)
+        n = self._needs
+        to_self = (a >= b) | isnan(b)  # ties and a NaN other go to self
+        return (_masked_zero(g, ~to_self) if n[0] else None,
+                _masked_zero(g, to_self) if len(n) > 1 and n[1] else None)
+
+
+class FminBackward0(Node):
+    __slots__ = ()
+    formula = ("self: grad.masked_fill((self <= other).logical_or_(other.isnan()).logical_not_(), 0); "
+               "other: grad.masked_fill((self <= other).logical_or_(other.isnan()), 0)")
+
+    def apply(self, grads):
+        g = grads[0]
+        a = self._unpack(0)
+        b = self._unpack(1)
+        n = self._needs
+        to_self = (a <= b) | isnan(b)
+        return (_masked_zero(g, ~to_self) if n[0] else None,
+                _masked_zero(g, to_self) if len(n) > 1 and n[1] else None)
+
+
+def _two_tensors(name: str, input, other) -> None:
+    for pos, arg, x in ((1, "input", input), (2, "other", other)):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(x).__name__}")
+
+
+def _max_min(name, npfn, node_cls, input, other):
+    _two_tensors(name, input, other)
+    dtype = result_dtype(input, other)
+    data = _compute(npfn, input, other, dtype)
+    out, node = record(node_cls, data, dtype, (input, other))
+    if node is not None:
+        node._save(saved(input), saved(other))
+    return out
 
 
 def maximum(input, other):
-    """Elementwise maximum of two tensors; ties split the gradient equally (MaximumBackward0)."""
-    dtype = result_dtype(input, other)
-    data = _compute(np.maximum, input, other, dtype)
-    out, node = record(MaximumBackward0, data, dtype, (input, other))
-    if node is not None:
-        node._save(saved(input), saved(other))
-    return out
+    """Elementwise maximum of two tensors (broadcast, promoted); NaN wins.  Ties split the gradient equally and
+    at a NaN both inputs get it (MaximumBackward0).  TypeError unless both are tensors."""
+    return _max_min("maximum", np.maximum, MaximumBackward0, input, other)
 
 
 def minimum(input, other):
-    """Elementwise minimum of two tensors; ties split the gradient equally (MinimumBackward0)."""
-    dtype = result_dtype(input, other)
-    data = _compute(np.minimum, input, other, dtype)
-    out, node = record(MinimumBackward0, data, dtype, (input, other))
-    if node is not None:
-        node._save(saved(input), saved(other))
-    return out
+    """Elementwise minimum of two tensors; NaN wins; gradient as maximum's (MinimumBackward0)."""
+    return _max_min("minimum", np.minimum, MinimumBackward0, input, other)
+
+
+def fmax(input, other):
+    """Elementwise maximum ignoring NaN (NaN only where both are); the whole gradient goes to input on ties
+    (FmaxBackward0).  TypeError unless both are tensors."""
+    return _max_min("fmax", np.fmax, FmaxBackward0, input, other)
+
+
+def fmin(input, other):
+    """Elementwise minimum ignoring NaN; gradient as fmax's (FminBackward0)."""
+    return _max_min("fmin", np.fmin, FminBackward0, input, other)
 
 
 class WhereBackward0(Node):
@@ -823,18 +889,49 @@ class WhereBackward0(Node):
         return (where(c, g, 0.0) if n[0] else None, where(c, 0.0, g) if len(n) > 1 and n[1] else None)
 
 
-def where(condition, input, other):
-    """Pick from input where condition, else other (WhereBackward0)."""
+def where(condition, input=None, other=None):
+    """Pick from input where condition, else other (WhereBackward0); input/other are tensors or numbers,
+    broadcast together.  ``where(condition)`` alone is ``nonzero(condition, as_tuple=True)``: a tuple of int64
+    index tensors.  Raises runtime for a condition that is not bool (uint8 is deprecated: a warning), TypeError
+    for a condition that is not a tensor."""
+    if input is None and other is None:
+        return _where_nonzero(condition)
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
+    if condition._dtype is dt.uint8:
+        from ..errors import warn
+
+        warn("other", "where received a uint8 condition tensor. This behavior is deprecated and will be removed "
+                      "in a future version of PyTorch. Use a boolean condition instead.")
+    elif condition._dtype is not dt.bool_:
+        raise _runtime_error(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                             f"{_CPP_NAME.get(condition._dtype.name, condition._dtype.name)}")
     dtype = result_dtype(*(x for x in (input, other)))
-    c = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    c = condition._data.astype(bool, copy=False)
     try:
         data = np.where(c, _arr(input), _arr(other)).astype(dtype.np, copy=False)
     except ValueError:
         raise shape_error(np.shape(c), np.shape(_arr(input))) from None
     out, node = record(WhereBackward0, data, dtype, (_t(input), _t(other)))
     if node is not None:
-        node._save(saved(condition) if isinstance(condition, Tensor) else Tensor._from_data(c, dt.bool_))
+        node._save(saved(condition) if condition._dtype is dt.bool_ else Tensor._from_data(c, dt.bool_))
     return out
+
+
+_CPP_NAME = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+             "int16": "Short", "int8": "Char"}
+
+
+def _where_nonzero(condition):
+    if not isinstance(condition, Tensor):
+        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
+    idx = np.nonzero(np.atleast_1d(condition._data))
+    return tuple(Tensor._from_data(np.ascontiguousarray(i, dtype=np.int64), dt.int64) for i in idx)
+
+
+def where_method(self, condition, other):
+    """``self.where(condition, other)``: where(condition, self, other)."""
+    return where(condition, self, other)
 
 
 # --- comparisons and logic (not differentiable) --------------------------------------------
@@ -935,6 +1032,13 @@ def logical_or(input, other):
     return _logical(np.logical_or, input, other)
 
 
+def logical_xor(input, other):
+    """Elementwise exclusive or of the truth values (nonzero) of two tensors (broadcast): a bool tensor, not
+    differentiable.  TypeError unless both are tensors."""
+    _two_tensors("logical_xor", input, other)
+    return _logical(np.logical_xor, input, other)
+
+
 def isnan(input):
     return Tensor._from_data(np.asarray(np.isnan(input._data)), dt.bool_)
 
@@ -1001,8 +1105,11 @@ register("maximum", maximum, "elementwise", nodes=("MaximumBackward0",), formula
          sample="binary")
 register("minimum", minimum, "elementwise", nodes=("MinimumBackward0",), formula=MinimumBackward0.formula,
          sample="binary")
+register("fmax", fmax, "elementwise", nodes=("FmaxBackward0",), formula=FmaxBackward0.formula, sample="binary")
+register("fmin", fmin, "elementwise", nodes=("FminBackward0",), formula=FminBackward0.formula, sample="binary")
 register("where", where, "elementwise", nodes=("WhereBackward0",), formula=WhereBackward0.formula,
          sample="where")
+REGISTRY["where"].extra["method_fns"] = {"where": where_method}
 for _n, _f, _d in (("eq", eq, "__eq__"), ("ne", ne, "__ne__"), ("lt", lt, "__lt__"), ("le", le, "__le__"),
                    ("gt", gt, "__gt__"), ("ge", ge, "__ge__")):
     register(_n, _f, "comparison", methods=(_n, _d), formula="")
@@ -1014,6 +1121,7 @@ REGISTRY["bitwise_not"].extra["method_fns"] = {"__invert__": invert_op}
 register("logical_not", logical_not, "logic")
 register("logical_and", logical_and, "logic")
 register("logical_or", logical_or, "logic")
+register("logical_xor", logical_xor, "logic")
 register("isnan", isnan, "comparison")
 register("isinf", isinf, "comparison")
 register("isfinite", isfinite, "comparison")

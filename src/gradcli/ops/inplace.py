@@ -23,6 +23,7 @@ import numpy as np
 
 from ..autograd.grad_mode import state as mode
 from ..autograd.graph import inplace_log as _inplace_log
+from ..autograd.graph import SavedTensor
 from ..autograd.graph import source_position as _pos
 from ..errors import error_class
 from ..autograd.tensor import view_rebase_message
@@ -108,6 +109,7 @@ def apply_inplace(t: Tensor, compute, *, check: bool = True, overlap_ok: bool = 
     _bumps((t._version, t._version[0], _pos.loc))  # for the explainers (app/related.py)
     node = out._grad_fn
     if node is not None and mode.enabled:
+        _tie_saved_result(node, out, t)
         if t._base is not None:
             _rebase_view(t, node)
         else:
@@ -122,6 +124,16 @@ def apply_inplace(t: Tensor, compute, *, check: bool = True, overlap_ok: bool = 
             "a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
             "details.")
     return t
+
+
+def _tie_saved_result(node: Node, out: Tensor, t: Tensor) -> None:
+    """A result the op's node saved (exp_, relu_, sqrt_, ...) is t itself in PyTorch: it takes t's version
+    counter at its new version, so a later in-place change of t fails the backward (inplace_modified).
+    Saved inputs stay the copy of the old value (PyTorch saves a clone of self for an in-place op)."""
+    for s in node._saved or ():
+        if type(s) is SavedTensor and s._is_output and s._box is out._version:
+            s._box = t._version
+            s._version = t._version[0]
 
 
 def _bc(a, b) -> bool:
@@ -272,6 +284,18 @@ def pow_(self, exponent):
 def clamp_(self, min=None, max=None):
     """Clamp in place (ClampBackward1)."""
     return apply_inplace(self, lambda old: old.clamp(min, max))
+
+
+def clamp_min_(self, min):
+    """Clamp from below in place (ClampMinBackward0 for a number, as the out-of-place clamp_min)."""
+    check_overlap(self, min)
+    return apply_inplace(self, lambda old: old.clamp_min(min))
+
+
+def clamp_max_(self, max):
+    """Clamp from above in place (ClampMaxBackward0 for a number, as the out-of-place clamp_max)."""
+    check_overlap(self, max)
+    return apply_inplace(self, lambda old: old.clamp_max(max))
 
 
 def _unary_inplace(name):
@@ -502,6 +526,8 @@ register("pow_", pow_, "inplace", torch=(), methods=("pow_", "__ipow__"), nodes=
          formula="as pow")
 register("clamp_", clamp_, "inplace", torch=(), methods=("clamp_", "clip_"), nodes=("ClampBackward1",),
          formula="as clamp")
+register("clamp_min_", clamp_min_, "inplace", torch=(), nodes=("ClampMinBackward0",), formula="as clamp_min")
+register("clamp_max_", clamp_max_, "inplace", torch=(), nodes=("ClampMaxBackward0",), formula="as clamp_max")
 register("zero_", zero_, "inplace", torch=(), nodes=("ZeroBackward0",), formula=ZeroBackward0.formula)
 register("fill_", fill_, "inplace", torch=(), nodes=("FillBackward2", "FillBackward3"),
          formula=FillBackward2.formula)
@@ -512,6 +538,6 @@ register("masked_fill_", masked_fill_, "inplace", torch=(), nodes=("IndexPutBack
 register("normal_", normal_, "random", torch=())
 register("uniform_", uniform_, "random", torch=())
 for _n in ("neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "reciprocal", "sign",
-           "floor", "ceil", "round", "trunc", "square"):
+           "floor", "ceil", "round", "trunc", "square", "rsqrt", "expm1", "log1p", "frac"):
     register(_n + "_", _unary_inplace(_n), "inplace", torch=(_n + "_",) if _n == "relu" else (),
              formula=f"as {_n}")

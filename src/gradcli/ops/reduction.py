@@ -161,9 +161,35 @@ def sum_to_size(input: Tensor, *size) -> Tensor:
     return g
 
 
+def _any_all(name: str, npfn, input, dim, keepdim: bool) -> Tensor:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    # dim=None: every dim; an empty list/tuple reduces nothing (unlike sum's)
+    dims = normalize_dims(dim, input._data.ndim) if dim is None or not isinstance(dim, (list, tuple)) or dim \
+        else ()
+    data = npfn(input._data.astype(bool, copy=False), axis=dims, keepdims=keepdim)
+    if dim is None and keepdim:
+        data = data.reshape((1,) * input._data.ndim)
+    odt = dt.uint8 if input._dtype is dt.uint8 else dt.bool_  # PyTorch keeps uint8
+    return Tensor._from_data(np.asarray(data, dtype=odt.np), odt)
+
+
+def any(input, dim=None, keepdim: bool = False):
+    """Is any element nonzero, over all elements or over ``dim`` (an int or a tuple of ints)?  A bool tensor
+    (uint8 for uint8 input), never differentiable.  IndexError for a dim out of range."""
+    return _any_all("any", np.any, input, dim, keepdim)
+
+
+def all(input, dim=None, keepdim: bool = False):
+    """Are all elements nonzero (over all elements or over ``dim``)?  As :func:`any`."""
+    return _any_all("all", np.all, input, dim, keepdim)
+
+
 register("sum", sum, "reduction", nodes=("SumBackward0", "SumBackward1"), formula=SumBackward1.formula,
          sample="reduce")
 register("mean", mean, "reduction", nodes=("MeanBackward0", "MeanBackward1"), formula=MeanBackward1.formula,
          sample="reduce")
 register("sum_to_size", sum_to_size, "reduction", torch=(), nodes=("SumBackward1",),
          formula="self: grad.expand(self.sizes())", sample=None)
+register("any", any, "reduction", formula="")
+register("all", all, "reduction", formula="")
