@@ -32,6 +32,16 @@ def test_why_no_grad_sample():
                      "loss": ("non_leaf", 11)}
 
 
+def test_why_zero_grad_sample():
+    result, opts, _ = run("why_zero_grad.py")
+    notes = explain_all(result, opts)
+    kinds = {n: (note.kind, note.line, note.grad) for n, note in notes.items()}
+    assert kinds == {"w": ("excluded_by_inputs", 10, "None"), "r": ("zero_gradient", 9, "zeros"),
+                     "i": ("inference_mode", 7, "None"), "e": ("data", 8, "None"),
+                     "loss": ("non_leaf", 9, "None"), "g": ("grad_result", 11, "None")}
+    assert "ReluBackward0" in notes["r"].message and "inputs=[`x`, `r`]" in notes["w"].message
+
+
 def test_lost_tracking_sample():
     result, _, _ = run("lost_tracking.py")
     assert (result.error.kind, result.error.line) == ("no_grad_fn", 7)
