@@ -138,6 +138,35 @@ def test_cli_in_process_share(tmp_path):
     assert not problems, "\n\n".join(problems[:3])
 
 
+def test_cli_other_commands_share(tmp_path):
+    """The other commands on fuzz inputs, in process: why, lint, modes, check, graph in each format,
+    run --explain-vjp --trace; exit 0/1/2 and no traceback."""
+    from typer.testing import CliRunner
+
+    from gradcli.cli import app
+
+    runner = CliRunner()
+    rnd = random.Random(9090)
+    limits = ["--max-steps", "20000", "--timeout", "3", "--max-elements", "200000"]
+    problems = []
+    for i, src in enumerate(_cli_inputs(20 * SCALE, 9091)):
+        path = tmp_path / "in.py"
+        path.write_bytes(src if isinstance(src, bytes) else src.encode("utf-8", "surrogatepass"))
+        for cmd in (["why", str(path), rnd.choice(["x", "y", "z", "loss", "a"])], ["lint", str(path)],
+                    ["modes", str(path), *limits], ["check", str(path), *limits],
+                    ["graph", str(path), "--format", rnd.choice(["tree", "dot", "mermaid", "json"]), "--show-saved",
+                     *limits],
+                    ["run", str(path), "--explain-vjp", "--trace", *limits]):
+            if rnd.random() < 0.3 and cmd[0] != "graph":  # graph has --format json instead
+                cmd.append("--json")
+            r = runner.invoke(app, cmd)
+            text = r.output + (r.stderr if r.stderr_bytes is not None else "")
+            if r.exit_code not in (0, 1, 2) or "Traceback" in text or (r.exception and not isinstance(
+                    r.exception, SystemExit)):
+                problems.append(f"{cmd[0]} {src!r}\nexit {r.exit_code}: {text[-1500:]}\n{r.exception!r}")
+    assert not problems, "\n\n".join(problems[:3])
+
+
 def test_the_share_stays_bounded():
     """Last in the file: the share above used well under CI's 5 minutes.  Measured as CPU time (this
     process and the CLI subprocesses), so a busy machine does not make it flaky: about 40 s here, which
