@@ -420,6 +420,14 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                     if not any(restricted):
                         outs = (None,) * len(nexts)  # only a capture target: nothing beyond it is needed
                         full = None
+                        if accumulate and node in targets:
+                            # backward(inputs=[non-leaf]): PyTorch marks the input's grad_fn needed and calls
+                            # it (it computes nothing, but unpacks and then releases its saved tensors)
+                            if node._saved:
+                                for i in range(len(node._saved)):
+                                    node._unpack(i)
+                            if not retain_graph:
+                                node._release()
                     else:
                         node._needs = restricted
                 if full is None:
@@ -502,11 +510,6 @@ def backward(tensors, grad_tensors=None, retain_graph: Optional[bool] = None, cr
             raise error_class("runtime")("'inputs' argument to backward() cannot be empty.")
     grads = _make_grads(outputs, grads)
     roots = _root_edges(outputs)
-    if create_graph and not _warned_create_graph[0]:
-        _warned_create_graph[0] = True
-        warn("create_graph_cycle",
-             "Using backward() with create_graph=True will create a reference cycle between the parameter and "
-             "its gradient which can cause a memory leak. Prefer torch.autograd.grad when creating the graph.")
     targets = None
     if inputs is not None:
         targets = set()
@@ -517,6 +520,12 @@ def backward(tensors, grad_tensors=None, retain_graph: Optional[bool] = None, cr
             if not t.requires_grad:
                 raise error_class("input_no_grad")("One of the differentiated Tensors does not require grad")
             targets.add(_input_target(t)[0])
+    # after the checks of the inputs: PyTorch warns in Engine::execute (engine.cpp)
+    if create_graph and not _warned_create_graph[0]:
+        _warned_create_graph[0] = True
+        warn("create_graph_cycle",
+             "Using backward() with create_graph=True will create a reference cycle between the parameter and "
+             "its gradient which can cause a memory leak. Prefer torch.autograd.grad when creating the graph.")
     _log_call("backward", roots, inputs, retain_graph, grad_tensors is not None)
     if observers:
         for ob in list(observers):

@@ -376,16 +376,36 @@ class ToCopyBackward0(Node):
 
 
 def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=False):
-    """Tensor.to(dtype) (ToCopyBackward0); input itself when nothing changes and copy=False."""
-    for a in args:
-        if isinstance(a, dt.dtype):
-            dtype = a
-        elif isinstance(a, Tensor):
-            dtype = a._dtype
-        elif isinstance(a, str) and a == "cpu":
-            pass
-        else:
-            raise TypeError(f"to() received an invalid combination of arguments: {type(a).__name__}")
+    """Tensor.to(dtype) (ToCopyBackward0); input itself when nothing changes and copy=False.
+
+    PyTorch's three overloads: ``to(device=None, dtype=None, non_blocking, copy)``, ``to(dtype, non_blocking,
+    copy)`` and ``to(tensor, non_blocking, copy)``; the last two take no ``dtype=``/``device=`` keyword.
+    Raises TypeError for any other combination (as PyTorch's argument parser)."""
+    def invalid():
+        got = ", ".join([_arg_type(a) for a in args] + [f"{k}={_arg_type(v)}" for k, v in
+                                                         (("dtype", dtype), ("device", device)) if v is not None])
+        return TypeError(f"to() received an invalid combination of arguments - got ({got})")
+
+    rest = args
+    if args and isinstance(args[0], (dt.dtype, Tensor)):
+        if dtype is not None or device is not None:
+            raise invalid()
+        dtype = args[0] if isinstance(args[0], dt.dtype) else args[0]._dtype
+        rest = args[1:]
+    elif args and isinstance(args[0], str):
+        if args[0] != "cpu" or device is not None:
+            raise invalid()
+        rest = args[1:]
+        if rest and isinstance(rest[0], dt.dtype):
+            if dtype is not None:
+                raise invalid()
+            dtype, rest = rest[0], rest[1:]
+    if len(rest) > 2 or not all(isinstance(a, bool) for a in rest):
+        raise invalid()
+    if len(rest) == 2:
+        copy = rest[1]
+    if device is not None and device != "cpu":
+        raise invalid()
     if dtype is None or (dtype is input._dtype and not copy):
         return input
     out, node = record(ToCopyBackward0, input._data.astype(dtype.np), dtype,
@@ -393,6 +413,12 @@ def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=F
     if node is not None:
         node.dtype = input._dtype
     return out
+
+
+def _arg_type(a) -> str:
+    if isinstance(a, dt.dtype):
+        return "torch.dtype"
+    return "Tensor" if isinstance(a, Tensor) else type(a).__name__
 
 
 def _conv(d):

@@ -1,0 +1,7 @@
+# backward(inputs=[non-leaf]) calls the input's grad_fn, which releases its saved tensors: the second such backward fails (generator finding)
+x3 = torch.rand((1, 2), requires_grad=True)
+x1 = torch.ones(2, requires_grad=True)
+t8 = torch.arccos((x3.tanh() * 0.5))
+t8.sum().backward(inputs=[x1, t8])
+print(t8.grad)
+t8.sum().backward(inputs=[x1, t8])
