@@ -118,3 +118,20 @@ def test_missing_or_bad_snapshot_is_a_usage_error(cli, tmp_path):
     (tmp_path / "bad.json").write_text("[1, 2]")
     code, _, err = cli(None, "run", "{file}", "--expect-snapshot", "bad.json")
     assert code == 2 and "not a gradcli.run/1 snapshot" in err
+
+
+@pytest.mark.parametrize("dtype, rel, ok", [
+    # the conformance tolerances: |snap - run| <= atol + rtol * |snap|; float32 rtol 1e-5 atol 1e-6,
+    # float64 rtol 1e-10 atol 1e-12 -- for the gradient 2.0 that is 2.1e-5 and 2.01e-10
+    ("float32", 1.0e-5, True), ("float32", 1.2e-5, False),
+    ("float64", 1.0e-10, True), ("float64", 1.2e-10, False),
+])
+def test_expect_snapshot_tolerance_edges(cli, tmp_path, dtype, rel, ok):
+    cli(FILE, "run", "{file}", "--dtype", dtype, "--snapshot", "snap.json")
+    doc = json.loads((tmp_path / "snap.json").read_text())
+    assert doc["tensors"][0]["grad"] == [2.0, 4.0]
+    doc["tensors"][0]["grad"] = [2.0 * (1 + rel), 4.0]
+    (tmp_path / "snap.json").write_text(json.dumps(doc))
+    code, out, _ = cli(None, "run", "{file}", "--dtype", dtype, "--expect-snapshot", "snap.json")
+    assert code == (0 if ok else 1)
+    assert ("1 of 2 elements differ" in out) == (not ok)
