@@ -251,6 +251,19 @@ CASES = [
         loss.backward()
         m.grad.zero_()
         """), "m", 4, ("changed in place at line 4",), (("zeroed", 4),), grad="zeros"),
+    Case("grad_zeroed_through_data", "grad_zeroed", src("""
+        m = torch.tensor([1.0, 2.0], requires_grad=True)
+        loss = (m * 2).sum()
+        loss.backward()
+        m.grad.data.zero_()
+        """), "m", 4, ("changed in place through .data at line 4",), (("zeroed", 4),), grad="zeros"),
+    Case("grad_zeroed_item_assignment", "grad_zeroed", src("""
+        m = torch.tensor([1.0, 2.0], requires_grad=True)
+        loss = (m * 2).sum()
+        loss.backward()
+        m.grad[1] = 0.0
+        m.grad[0] = 0.0
+        """), "m", 5, ("changed in place at line 5",), (("zeroed", 5),), grad="zeros"),
     Case("grad_assigned", "grad_assigned", src("""
         s = torch.tensor([1.0, 2.0], requires_grad=True)
         loss = (s * 2).sum()
@@ -263,6 +276,13 @@ CASES = [
         loss = h.sum()
         loss.backward()
         """), "x", 2, ("ReluBackward0", "<= 0 at every element"), (("zeroed by", 2),), grad="zeros"),
+    Case("zero_gradient_then_update", "zero_gradient", src("""
+        w = torch.tensor([-1.0, -2.0], requires_grad=True)
+        loss = torch.relu(w).sum()
+        loss.backward()
+        with torch.no_grad():
+            w -= 0.1 * w.grad
+        """), "w", 2, ("ReluBackward0",), grad="zeros"),
     Case("zero_gradient_sign", "zero_gradient", src("""
         x = torch.tensor([1.0, -2.0], requires_grad=True)
         s = torch.sign(x)

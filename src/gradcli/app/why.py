@@ -549,6 +549,18 @@ class Explainer:
             return self.note(name, "grad_zeroed", msg, loc,
                              "Read or use the gradient before zeroing it (zero it at the start of the next step).",
                              [self.rel("zeroed", loc, ".grad changed in place")])
+        # changed in place through another tensor sharing .grad's values (x.grad.data.zero_(), a view of it):
+        # that bump is on the other tensor's version counter; the statement that made it names `x.grad`
+        if name:
+            for _box, _v, loc in reversed(self.bumps):
+                if self._names_grad_of(_loc_of(loc)[0], name):
+                    code = self.src.snippet(_loc_of(loc)[0]) or ""
+                    via = " through .data" if ".data" in code else ""
+                    msg = (f"{self.grad_of(name)} is all zeros because it was changed in place{via} at "
+                           f"{self.where(loc)} after the backward filled it.")
+                    return self.note(name, "grad_zeroed", msg, loc,
+                                     "Read or use the gradient before zeroing it (zero it at the start of the "
+                                     "next step).", [self.rel("zeroed", loc, ".grad changed in place")])
         o = getattr(g, "_origin", None)
         backward_locs = {e["loc"] for e in self.calls}
         if o is not None and not _tagged(o) and o not in backward_locs:
@@ -557,6 +569,32 @@ class Explainer:
             return self.note(name, "grad_assigned", msg, o, "Assign None instead, or run a backward after it.",
                              [self.rel("assigned", o, "the zero tensor assigned to .grad")])
         return self._zero_flow(t, name)
+
+    def _names_grad_of(self, line: Optional[int], name: str) -> bool:
+        """Whether the statement at ``line`` changes ``name.grad`` in place: an in-place method called on it
+        or on what it leads to (``name.grad.data.zero_()``, ``name.grad[0].fill_(0)``), or an augmented /
+        item assignment to it (``name.grad *= 0``, ``name.grad[0] = 0``)."""
+        import ast
+
+        def reaches(e: Any) -> bool:  # e is name.grad, or .data / [i] / a method call of it
+            while True:
+                if isinstance(e, ast.Attribute) and e.attr == "grad" and isinstance(e.value, ast.Name):
+                    return e.value.id == name
+                if isinstance(e, (ast.Attribute, ast.Subscript)):
+                    e = e.value
+                elif isinstance(e, ast.Call) and isinstance(e.func, ast.Attribute):
+                    e = e.func.value
+                else:
+                    return False
+
+        st = self.src.statement_at(line)
+        if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute):
+            return st.value.func.attr.endswith("_") and reaches(st.value.func.value)
+        if isinstance(st, ast.AugAssign):
+            return reaches(st.target)
+        if isinstance(st, ast.Assign):
+            return any(isinstance(tg, ast.Subscript) and reaches(tg.value) for tg in st.targets)
+        return False
 
     def _zero_flow(self, t: Any, name: Optional[str]) -> WhyNote:
         who = f"`{name}`" if name else "This tensor"
