@@ -665,6 +665,16 @@ def _logic2(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     return g.call(op, mask_text, [o_text], b=o_text), g.result(shape, "bool", [], False)
 
 
+@template("logical_and_", "logical_or_", "logical_xor_", "logical_not_")
+def _logic_inplace(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    """x.logical_X_(mask): not differentiable; the result is x itself, cast back to x's dtype."""
+    if op == "logical_not_":
+        return g.call(op, x.name), g.result(x.shape, x.dtype, [x], differentiable=False)
+    other = g.pick_var(lambda v: v.dtype == "bool")
+    o_text = other.name if other is not None else f"({x.name} < 1)"
+    return g.call(op, x.name, [o_text], b=o_text), g.result(x.shape, x.dtype, [x], differentiable=False)
+
+
 @template("bitwise_not", "logical_not")
 def _logic1(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     if op == "bitwise_not":

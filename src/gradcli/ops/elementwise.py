@@ -201,7 +201,7 @@ def mul(input, other):
 
 class DivBackward0(Node):
     __slots__ = ()
-    formula = "self: grad / other; other: -grad * self / (other * other)"
+    formula = "self: grad / other; other: -grad * ((self / other) / other)"
 
     def apply(self, grads):
         g = grads[0]
@@ -210,7 +210,9 @@ class DivBackward0(Node):
         ga = g / other if n[0] else None
         gb = None
         if len(n) > 1 and n[1]:
-            gb = -g * self._unpack(0) / (other * other)
+            # PyTorch's div_tensor_other_backward, in its order (the rounding of a float32 gradient shows once
+            # it is cast to a float64 other)
+            gb = -g * ((self._unpack(0) / other) / other)
         return (ga, gb)
 
 
@@ -562,8 +564,13 @@ log2, _ = _unary("log2", np.log2, lambda g, s, r: g / (s * math.log(2.0)), "self
                  sample_domain="positive")
 log10, _ = _unary("log10", np.log10, lambda g, s, r: g / (s * math.log(10.0)), "self: grad / (self * ln 10)",
                   sample_domain="positive")
-exp2, _ = _unary("exp2", np.exp2, lambda g, s, r: g * r * math.log(2.0), "self: grad * result * ln 2",
-                 save="result")
+def _exp2_rule(g, s, r):
+    from .nn import _mul_scalar  # (nn imports this module)
+
+    return _mul_scalar(g * r, math.log(2.0))  # grad * result * M_LN2: the last a mul.Scalar (MulBackward1)
+
+
+exp2, _ = _unary("exp2", np.exp2, _exp2_rule, "self: grad * result * ln 2", save="result")
 expm1, _ = _unary("expm1", np.expm1, lambda g, s, r: g * (r + 1), "self: grad * (result + 1)", save="result")
 sqrt, SqrtBackward0 = _unary("sqrt", np.sqrt, lambda g, s, r: g / (2 * r), "self: grad / (2 * result)",
                              save="result", sample_domain="positive")
@@ -1113,7 +1120,7 @@ REGISTRY["where"].extra["method_fns"] = {"where": where_method}
 for _n, _f, _d in (("eq", eq, "__eq__"), ("ne", ne, "__ne__"), ("lt", lt, "__lt__"), ("le", le, "__le__"),
                    ("gt", gt, "__gt__"), ("ge", ge, "__ge__")):
     register(_n, _f, "comparison", methods=(_n, _d), formula="")
-register("bitwise_and", bitwise_and, "logic", methods=("bitwise_and", "__and__", "__rand__", "logical_and_"))
+register("bitwise_and", bitwise_and, "logic", methods=("bitwise_and", "__and__", "__rand__"))
 register("bitwise_or", bitwise_or, "logic", methods=("bitwise_or", "__or__", "__ror__"))
 register("bitwise_xor", bitwise_xor, "logic", methods=("bitwise_xor", "__xor__", "__rxor__"))
 register("bitwise_not", bitwise_not, "logic", methods=("bitwise_not", "__invert__"))

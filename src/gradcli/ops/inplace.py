@@ -541,3 +541,30 @@ for _n in ("neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", 
            "floor", "ceil", "round", "trunc", "square", "rsqrt", "expm1", "log1p", "frac"):
     register(_n + "_", _unary_inplace(_n), "inplace", torch=(_n + "_",) if _n == "relu" else (),
              formula=f"as {_n}")
+
+
+def _logical_inplace(name: str):
+    """Tensor.logical_X_(other): the logical op's result cast to the tensor's dtype and written into it.
+
+    Not differentiable, so not recorded: PyTorch bumps the version (a saved copy then fails the backward) but
+    raises no leaf_inplace and leaves grad_fn as it was.  Raises shape when the result would not fit."""
+    from . import elementwise as _ew
+
+    op = getattr(_ew, name)
+
+    def method(self, *args):
+        from ..autograd.grad_mode import no_grad
+
+        def compute(old):
+            with no_grad():
+                return op(old.detach(), *[a.detach() if isinstance(a, Tensor) else a for a in args])
+
+        return apply_inplace(self, compute, check=False)
+
+    method.__name__ = name + "_"
+    method.__doc__ = _logical_inplace.__doc__.replace("X", name[len("logical_"):])
+    return method
+
+
+for _n in ("logical_and", "logical_or", "logical_xor", "logical_not"):
+    register(_n + "_", _logical_inplace(_n), "inplace", torch=(), formula="not differentiable")
