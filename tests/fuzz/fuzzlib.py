@@ -782,6 +782,15 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of a running process (Linux /proc; 0 where unknown or ended)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def check_cli(path: Path, args: list[str], timeout: float = 60.0,
               env: Optional[dict] = None) -> Optional[str]:
     """Run ``gradcli ARGS FILE`` in a subprocess; None if it ended as the contract says."""
@@ -791,20 +800,31 @@ def check_cli(path: Path, args: list[str], timeout: float = 60.0,
     e.pop("FORCE_COLOR", None)
     if env:
         e.update(env)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, timeout=timeout, env=e, check=False)
-    except subprocess.TimeoutExpired:
-        return f"hang: {' '.join(cmd)} did not end in {timeout} s"
-    text = proc.stdout.decode("utf-8", "replace") + proc.stderr.decode("utf-8", "replace")
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e)
+    wall = 0.0
+    while True:
+        try:
+            stdout, stderr = proc.communicate(timeout=timeout)
+            break
+        except subprocess.TimeoutExpired:
+            wall += timeout
+            # a hang is `timeout` seconds of the child's own CPU time; on a starved machine (a niced long
+            # run behind other jobs) a start-up alone took more than 60 s of wall-clock time
+            cpu = _cpu_seconds(proc.pid)
+            if cpu >= timeout or wall >= 20 * timeout:
+                proc.kill()
+                proc.communicate()
+                return f"hang: {' '.join(cmd)} did not end in {wall:g} s ({cpu:.0f} s of CPU)"
+    text = stdout.decode("utf-8", "replace") + stderr.decode("utf-8", "replace")
     if proc.returncode not in (0, 1, 2):
         return f"exit status {proc.returncode}: {text[-2000:]}"
     if "Traceback" in text:
         return f"traceback: {text[-2000:]}"
     if "--json" in args and proc.returncode in (0, 1):
         try:
-            doc = json.loads(proc.stdout)
+            doc = json.loads(stdout)
         except ValueError:
-            return f"stdout is not JSON: {proc.stdout[:500]!r}"
+            return f"stdout is not JSON: {stdout[:500]!r}"
         err = doc.get("error")
         if err is not None and err.get("kind") not in ERROR_KINDS:
             return f"unknown error kind in JSON: {err!r}"

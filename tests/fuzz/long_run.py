@@ -87,7 +87,8 @@ def run_chunk(args: tuple) -> dict:
                                             "problem": problem, "chunk": index, "input": i}
                 if problem.startswith("hang"):
                     out["hangs"] += 1
-                    break  # a hung run may still hold the engine: end this worker
+                    if problem.startswith("hang: no result"):
+                        break  # a hung in-process run may still hold the engine: end this worker
     finally:
         out["seconds"] = time.monotonic() - t0
         for p in tmp.iterdir():
