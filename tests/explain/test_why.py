@@ -158,6 +158,21 @@ CASES = [
         loss.backward()
         """), "e", 2, (".data of `x`", "version checks"), (("cut", 2),),
          torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("data_in_expression", "data", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = x.data * 2
+        loss = (h * x).sum()
+        loss.backward()
+        """), "h", 2, ("from `x.data`", "no history"), (("cut", 2),),
+         torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("detach_in_expression_then_used", "detach", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = x.detach() * 2 + 1
+        k = h * 2
+        loss = (k * x).sum()
+        loss.backward()
+        """), "k", 2, ("`k` was computed at line 3 (`k = h * 2`) from `h`", "from `x.detach()`"),
+         (("computed from", 3), ("cut", 2)), torch_flags={"requires_grad": False, "is_leaf": True}),
     Case("requires_grad_false", "requires_grad_false", src("""
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         w = torch.ones(2)

@@ -295,6 +295,17 @@ class Explainer:
                     rel = [self.rel("computed from", loc, f"{who} computed from {names}")] + cause.related
                     cloc = (cause.line, cause.col) if cause.line is not None else loc
                     return self.note(name, cause.kind, msg, cloc, cause.hint, rel)
+        cut = self._cut_in(line)
+        if cut is not None:
+            src_name, how = cut
+            spelled = {"data": ".data", "detach": "detach()"}[how]
+            msg = (f"{who} was computed at {self.where(loc)} from `{src_name}.{'data' if how == 'data' else 'detach()'}`"
+                   f": {spelled} gives a tensor that shares `{src_name}`'s values but has no history and does not "
+                   f"require grad, so {who} does not require grad either and no backward reaches it.")
+            hint = (f"Use `{src_name}` itself where the gradient must flow; {spelled} is for values you "
+                    "deliberately treat as constants.")
+            return self.note(name, how, msg, loc, hint,
+                             [self.rel("cut", loc, f"{spelled} of `{src_name}` here: no history")])
         hint = (f"Create it with requires_grad=True, or call {name or 'it'}.requires_grad_() before using it "
                 f"(on the command line: --requires-grad {name or 'NAME'}).")
         if line is None:
@@ -337,6 +348,22 @@ class Explainer:
             return None
         logged = [e for e in self.calls if e["kind"] == "grad" and _loc_of(e["loc"])[0] == calls[0].lineno]
         return logged[-1]["loc"] if logged else None
+
+    def _cut_in(self, line: Optional[int]) -> Optional[tuple[str, str]]:
+        """``(name, "data" | "detach")`` when the statement at ``line`` reads ``name.data`` or calls
+        ``name.detach()`` on a tensor of the file that requires grad (the first such, in source order)."""
+        import ast
+
+        st = self.src.statement_at(line)
+        if st is None or isinstance(st, (ast.For, ast.While, ast.If, ast.With, ast.FunctionDef)):
+            return None
+        found = []
+        for n in ast.walk(st):
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.attr in ("data", "detach"):
+                u = self.tensor_named(n.value.id)
+                if u is not None and u._requires_grad:
+                    found.append((n.lineno, n.col_offset, n.value.id, n.attr))
+        return (min(found)[2], min(found)[3]) if found else None
 
     def _grad_result(self, name: Optional[str], source: str, loc: Any, read: Any = None) -> WhyNote:
         """A gradient itself: autograd computes gradients without recording a graph unless
