@@ -167,12 +167,28 @@ def test_no_grad_fn_story_never_tracked():
     assert "created without requires_grad=True" in text_of(r, "tracking lost")
 
 
+NO_GRAD_FN_DATA = src("""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = x.data * 2
+    loss = h.sum()
+    loss.backward()
+    """)
+
+
+def test_no_grad_fn_story_data_inside_an_expression():
+    r = gradcli_run(NO_GRAD_FN_DATA)
+    assert (r.error.kind, r.error.line) == ("no_grad_fn", 4)
+    assert entries(r) == [("tracking lost", 2), ("computed from", 3)]
+    assert text_of(r, "tracking lost") == "`h`: .data cut it from the graph"
+
+
 @pytest.mark.torch
 @pytest.mark.parametrize("source, line, fix", [
     (NO_GRAD_FN, 3, "if True:"),
     (NO_GRAD_FN_DETACH, 2, "h = (x * 2)"),
     (NO_GRAD_FN_NEVER, 1, "w = torch.ones(2, requires_grad=True)"),
-], ids=["no_grad", "detach", "never-tracked"])
+    (NO_GRAD_FN_DATA, 2, "h = x * 2"),
+], ids=["no_grad", "detach", "never-tracked", "data"])
 def test_pytorch_confirms_where_tracking_was_lost(source, line, fix):
     doc = torch_doc(source)
     assert doc["error"]["kind"] == "no_grad_fn"
@@ -206,6 +222,29 @@ def test_pytorch_confirms_the_suggested_gradient():
     assert fixed["ok"] and torch_tensor(fixed, "x")["grad"] == [2.0, 2.0, 2.0]  # = d(y.sum())/dx
     after = torch_doc("x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = x * 2\n", gradient="ones")
     assert after["ok"] and torch_tensor(after, "x")["grad"] == [2.0, 2.0]
+
+
+NON_SCALAR_GRAD = src("""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * 2
+    g, = torch.autograd.grad(y, x)
+    """)
+
+
+def test_non_scalar_story_of_autograd_grad_names_grad_outputs():
+    r = gradcli_run(NON_SCALAR_GRAD)
+    assert (r.error.kind, r.error.line) == ("non_scalar_backward", 3)
+    assert entries(r) == [("root", 2), ("fix", None)]
+    assert "torch.autograd.grad can only create" in text_of(r, "root")
+    assert "torch.autograd.grad(y, ..., grad_outputs=torch.ones_like(y))" in text_of(r, "fix")
+
+
+@pytest.mark.torch
+def test_pytorch_confirms_the_suggested_grad_outputs():
+    assert torch_doc(NON_SCALAR_GRAD)["error"]["kind"] == "non_scalar_backward"
+    fixed = torch_doc(NON_SCALAR_GRAD.replace("torch.autograd.grad(y, x)",
+                                              "torch.autograd.grad(y, x, grad_outputs=torch.ones_like(y))"))
+    assert fixed["ok"] and torch_tensor(fixed, "g")["data"] == [2.0, 2.0, 2.0]
 
 
 # --- the three renderings --------------------------------------------------------------------------

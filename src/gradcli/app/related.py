@@ -166,6 +166,17 @@ class _Story:
             out.append(dict(r))
         return out
 
+    def calls_autograd_grad(self, line: Optional[int]) -> bool:
+        """Whether the statement at ``line`` calls torch.autograd.grad (and no backward())."""
+        import ast
+
+        st = self.ex.src.statement_at(line)
+        if st is None:
+            return False
+        calls = {ast.unparse(c.func) for c in ast.walk(st) if isinstance(c, ast.Call)}
+        return bool(calls & {"torch.autograd.grad", "autograd.grad"}) and not any(
+            c.endswith(".backward") for c in calls)
+
     @staticmethod
     def lost_subject(note: Any) -> Optional[str]:
         """The tensor at the end of a why-chain (the last ``computed from`` names it), as `name`."""
@@ -177,7 +188,7 @@ class _Story:
                     subject = text.split(" computed from ", 1)[1].split(",")[0].strip()
         return subject
 
-    def non_scalar_backward(self, facts: dict, in_file: bool) -> list[dict]:
+    def non_scalar_backward(self, facts: dict, in_file: bool, line: Optional[int] = None) -> list[dict]:
         root = facts.get("root")
         if root is None:
             return []
@@ -186,10 +197,17 @@ class _Story:
         shape = _shape(root)
         fn = root._grad_fn
         loc = getattr(fn, "_loc", None) if fn is not None else getattr(root, "_origin", None)
+        # torch.autograd.grad names its v grad_outputs= (backward() names it gradient=)
+        by_grad = in_file and self.calls_autograd_grad(line)
+        call = "torch.autograd.grad" if by_grad else "backward()"
         out = [_entry("root", loc, f"{who} was computed here with shape {shape} ({root._data.size} elements): "
-                                   "backward() can only create the gradient of a one-element tensor itself")]
+                                   f"{call} can only create the gradient of a one-element tensor itself")]
         var = name or "y"
-        if in_file:
+        if by_grad:
+            fix = (f"pass grad_outputs= of shape {shape}: torch.autograd.grad({var}, ..., "
+                   f"grad_outputs=torch.ones_like({var})) computes v^T J with v = ones (the same as "
+                   f"torch.autograd.grad({var}.sum(), ...)); or reduce first")
+        elif in_file:
             fix = (f"pass gradient= of shape {shape}: {var}.backward(gradient=torch.ones_like({var})) computes "
                    f"v^T J with v = ones (the same as {var}.sum().backward()); or reduce first: "
                    f"{var}.sum().backward()")
@@ -214,7 +232,7 @@ def related_for(result: Any, options: Any = None) -> list[dict]:
     if err.kind == "no_grad_fn":
         return story.no_grad_fn(facts)
     if err.kind == "non_scalar_backward":
-        return story.non_scalar_backward(facts, in_file=err.line is not None)
+        return story.non_scalar_backward(facts, in_file=err.line is not None, line=err.line)
     return []
 
 
