@@ -368,6 +368,16 @@ for cid, code in [
 ]:
     case(f"create_rg/{cid}", code, "x" if "x =" in code and "zeros_like(x)" not in code else ())
 
+# float32 summation order: PyTorch's cascade sum (8 lanes, 4 accumulators) rounds differently from a pairwise
+# sum; the difference shows once the float32 sum is cast to float64 (values made of correctly rounded ops)
+for n in (5, 7, 8, 37, 100, 1000, 5000, 32768):
+    case(f"sum/f32_order/{n}", f"x = (torch.arange({n}, dtype=torch.float32) * 0.37 - 11.0) / 7.0\n"
+                               f"y = x.sum().double()")
+case("sum/f32_order/all_dims_keepdim", "x = (torch.arange(1000, dtype=torch.float32) * 0.37 - 11.0) / 7.0\n"
+                                       "y = x.reshape(10, 100).sum(dim=(0, 1), keepdim=True).double()")
+case("binary/mul/bcast_0d_large", "a = (torch.arange(1200, dtype=torch.float32).reshape(30, 40) * 0.37 - 200.0) / 7.0\n"
+                                  "b = torch.tensor(1.52, dtype=torch.float64, requires_grad=True)\ny = a * b", "b")
+
 
 def main() -> None:
     import torch

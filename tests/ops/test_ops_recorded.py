@@ -38,34 +38,11 @@ for _path in DATA:
 
 # recorded cases gradcli does not match yet (id -> reason); each is expected to fail (strict)
 XFAIL: dict = {
-    'binary/mul/bcast_0d': 'float64 gradient of a float64 operand mixed with float32: PyTorch reduces in float32, gradcli not (1e-7 rel.)',
-    'binary/div/bcast_0d': 'float64 gradient of a float64 operand mixed with float32: PyTorch reduces in float32, gradcli not (1e-7 rel.)',
-    'binary/pow/bcast_0d': 'float64 gradient of a float64 operand mixed with float32: PyTorch reduces in float32, gradcli not (1e-7 rel.)',
 }
 
 # create_graph gradients whose grad_fn name differs from PyTorch's (values agree):
 KNOWN_GRAD_FN_DIFFERENCES = {
     "cumprod/zeros": "PyTorch builds the gradient in place (CopySlices); gradcli with cat (CatBackward0)",
-    'unary/exp2/float32': "create_graph gradient built with a different op than PyTorch's (exp2 backward formula)",
-    'unary/exp2/float64': "create_graph gradient built with a different op than PyTorch's (exp2 backward formula)",
-    'unary/exp2/method': "create_graph gradient built with a different op than PyTorch's (exp2 backward formula)",
-    'unary/exp2/0d': "create_graph gradient built with a different op than PyTorch's (exp2 backward formula)",
-    'binary/div/float32': "create_graph gradient built with a different op than PyTorch's (div backward formula)",
-    'binary/div/float64': "create_graph gradient built with a different op than PyTorch's (div backward formula)",
-    'binary/div/operator': "create_graph gradient built with a different op than PyTorch's (div backward formula)",
-    'binary/div/method': "create_graph gradient built with a different op than PyTorch's (div backward formula)",
-    'binary/div/0d_0d': "create_graph gradient built with a different op than PyTorch's (div backward formula)",
-    'binary/div/int_float': "create_graph gradient built with a different op than PyTorch's (div backward formula)",
-    'binary/div/f32_f64': "create_graph gradient built with a different op than PyTorch's (div backward formula)",
-    'binary/pow/float32': "create_graph gradient built with a different op than PyTorch's (pow backward formula)",
-    'binary/pow/float64': "create_graph gradient built with a different op than PyTorch's (pow backward formula)",
-    'binary/pow/operator': "create_graph gradient built with a different op than PyTorch's (pow backward formula)",
-    'binary/pow/method': "create_graph gradient built with a different op than PyTorch's (pow backward formula)",
-    'binary/pow/0d_0d': "create_graph gradient built with a different op than PyTorch's (pow backward formula)",
-    'binary/pow/int_float': "create_graph gradient built with a different op than PyTorch's (pow backward formula)",
-    'inplace/div_': "create_graph gradient built with a different op than PyTorch's (inplace/div_ backward formula)",
-    'augassign/idiv': "create_graph gradient built with a different op than PyTorch's (augassign/idiv backward formula)",
-    'augassign/idiv/nograd_leaf': "create_graph gradient built with a different op than PyTorch's (augassign/idiv/nograd_leaf backward formula)",
 }
 
 TOL = {"float32": (1e-5, 1e-6), "float64": (1e-10, 1e-12), "float16": (1e-3, 1e-3)}

@@ -59,6 +59,76 @@ class SumBackward1(Node):
         return (_expand_back(grads[0], self.shape, self.dims, self.keepdim),)
 
 
+# --- PyTorch's float32 summation order -------------------------------------------------------------------
+# A float32 sum is rounded at every addition, so its last bits depend on the order.  PyTorch's CPU kernel
+# (aten/src/ATen/native/cpu/SumKernel.cpp, cascade_sum) adds in 8 AVX2 lanes, 4 interleaved accumulators and
+# a 4-level cascade; numpy adds pairwise.  The difference is 1 float32 ulp, invisible in float32 results but
+# not once cast to float64 (the gradient of a float64 operand broadcast against float32 is summed in float32,
+# then cast).  Full reductions of contiguous float32 data up to PyTorch's parallel grain (32768 elements, above
+# which the result depends on the thread count) follow PyTorch's order exactly; others use numpy.
+
+_VEC = 8  # Vectorized<float>::size() on AVX2 (the CPU capability of the recorded PyTorch)
+_GRAIN = 32768  # at::internal::GRAIN_SIZE
+_SMALL_ORDER = {n: np.array([0] + list(range(4, n)) + [1, 2, 3]) for n in range(4, _VEC)}
+
+
+def _seq(rows: np.ndarray) -> np.ndarray:
+    """Row-by-row float32 sum of a 2-D array, one lane per column (numpy reduces axis 0 of a C-contiguous
+    array sequentially when it has two or more columns; a single column goes through cumsum)."""
+    if rows.shape[1] == 1:
+        return np.cumsum(rows[:, 0])[-1:]
+    return np.add.reduce(rows, axis=0)
+
+
+def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
+    """multi_row_sum: the rows summed lane-wise in a 4-level cascade of blocks of 2**level_power rows."""
+    size, width = rows.shape
+    level_power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // 4)
+    step = 1 << level_power
+    mask = step - 1
+    zero = np.zeros(width, np.float32)
+    acc = [zero, zero, zero, zero]
+    i = 0
+    while i + step <= size:
+        acc[0] = _seq(np.concatenate((acc[0][None], rows[i:i + step])))
+        i += step
+        for j in range(1, 4):
+            acc[j] = acc[j] + acc[j - 1]
+            acc[j - 1] = zero
+            if i & (mask << (j * level_power)):
+                break
+    return _seq(np.concatenate((acc[0][None], rows[i:], acc[1][None], acc[2][None], acc[3][None])))
+
+
+def _row_sum(x: np.ndarray) -> np.ndarray:
+    """row_sum: the (m, lanes) rows summed with 4 interleaved accumulators (ilp_factor 4)."""
+    m, lanes = x.shape
+    k = m // 4
+    if k:
+        ps = _multi_row_sum(x[:k * 4].reshape(k, 4 * lanes)).reshape(4, lanes)
+    else:
+        ps = np.zeros((4, lanes), np.float32)
+    return _seq(np.concatenate((ps[:1], x[k * 4:], ps[1:])))
+
+
+def _torch_sum_f32(a: np.ndarray) -> np.float32:
+    """The sum of all elements of contiguous float32 ``a`` (4 <= a.size <= 32768) in PyTorch's order."""
+    x = a.reshape(-1)
+    n = x.size
+    if n < _VEC:  # scalar_inner_sum: one row of 4 accumulators, the rest into the first
+        return np.cumsum(x[_SMALL_ORDER[n]])[-1]
+    vs = n // _VEC  # vectorized_inner_sum: the lanes, then the tail and the lane partials in order
+    lanes = _row_sum(x[:vs * _VEC].reshape(vs, _VEC))
+    return np.cumsum(np.concatenate((np.zeros(1, np.float32), x[vs * _VEC:], lanes)))[-1]
+
+
+def _full_sum(a: np.ndarray, odt) -> np.ndarray:
+    """np.sum of every element, in PyTorch's order for float32 (see above)."""
+    if odt is dt.float32 and a.dtype == np.float32 and 4 <= a.size <= _GRAIN and a.flags.c_contiguous:
+        return np.asarray(_torch_sum_f32(a))
+    return np.asarray(np.sum(a, dtype=odt.np))
+
+
 def _sum_dtype(t: Tensor, dtype):
     if dtype is not None:
         return dtype
@@ -71,13 +141,16 @@ def sum(input, dim=None, keepdim: bool = False, *, dtype=None):
         raise TypeError(f"sum(): argument 'input' must be Tensor, not {type(input).__name__}")
     odt = _sum_dtype(input, dtype)
     if dim is None and not keepdim:
-        data = np.sum(input._data, dtype=odt.np)
-        out, node = record(SumBackward0, np.asarray(data), odt, (input,))
+        data = _full_sum(input._data, odt)
+        out, node = record(SumBackward0, data, odt, (input,))
         if node is not None:
             node.shape = input._data.shape
         return out
     dims = normalize_dims(None if isinstance(dim, (tuple, list)) and not dim else dim, input._data.ndim)  # (): all
-    data = np.sum(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
+    if len(dims) == input._data.ndim:  # every dim: the full reduction's order, reshaped
+        data = _full_sum(input._data, odt).reshape((1,) * input._data.ndim if keepdim else ())
+    else:
+        data = np.sum(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
     out, node = record(SumBackward1, np.asarray(data), odt, (input,))
     if node is not None:
         node.shape = input._data.shape
