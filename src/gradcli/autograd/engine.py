@@ -175,27 +175,26 @@ def _input_target(t: Tensor):
     return (accumulate_grad_node(t), 0)
 
 
-def _needed_nodes(roots: list, targets: Optional[set]) -> tuple[dict, list]:
+def _needed_nodes(roots: list, targets: Optional[set]) -> tuple[dict, object]:
     """Needed nodes (all reachable, or those leading to a target node) and their dependency counts."""
-    seen = set()
-    stack = []
-    for n, _ in roots:
-        if n not in seen:
-            seen.add(n)
-            stack.append(n)
     if targets is None:
-        # every reachable node is needed: count the dependencies in the same walk (one pass over the graph)
+        # every reachable node is needed: count the dependencies in the same walk (one pass over the graph);
+        # the counts are also the set of needed nodes (roots at 0 unless an edge reaches them)
         deps: dict = {}
+        stack = []
+        for n, _ in roots:
+            if n not in deps:
+                deps[n] = 0
+                stack.append(n)
         while stack:
             for nxt, _ in stack.pop().next_functions:
                 if nxt is not None:
-                    if nxt in seen:
-                        deps[nxt] = deps.get(nxt, 0) + 1
+                    if nxt in deps:
+                        deps[nxt] += 1
                     else:
-                        seen.add(nxt)
                         deps[nxt] = 1
                         stack.append(nxt)
-        return deps, seen
+        return deps, deps
     # a node is needed if it is a target or some next node is needed: iterate to a fixed point in
     # reverse topological order, computed iteratively (post-order with an explicit stack)
     post: list = []
