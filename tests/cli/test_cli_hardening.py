@@ -281,6 +281,37 @@ def test_anomaly_mode_in_the_file(runner, wrap):
     assert any(rel["role"] == "forward" and rel["line"] == 2 for rel in err["related"])
 
 
+# the three files and PyTorch 2.13's outcome (python /work/shared/conformance/tools/torch_run.py FILE):
+# the node named, the line of the backward call; check_nan=False runs through (grad [nan, 0.])
+ANOMALY_PATHS = {
+    "custom_function": ("class A(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n"
+                        "        return a * 2\n    @staticmethod\n    def backward(ctx, g):\n"
+                        "        return g * float('nan')\nx = torch.ones(2, requires_grad=True)\n"
+                        "with torch.autograd.detect_anomaly():\n    y = A.apply(x)\n    y.sum().backward()\n",
+                        "Function 'ABackward' returned nan values in its 0th output", 11, 10),
+    "inside_a_user_function": ("def f(t):\n    return torch.log(t) * 0\nx = torch.tensor([0.0, 1.0], requires_grad=True)\n"
+                               "torch.autograd.set_detect_anomaly(True)\nz = f(x).sum()\n"
+                               "g, = torch.autograd.grad(z, x)\n",
+                               "Function 'LogBackward0' returned nan values in its 0th output", 6, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ANOMALY_PATHS))
+def test_anomaly_paths_match_pytorch(runner, name):
+    src, message, line, forward = ANOMALY_PATHS[name]
+    r = runner.invoke(app, ["run", "-", "--json"], input=src)
+    err = json.loads(r.stdout)["error"]
+    assert r.exit_code == 1 and err["kind"] == "runtime" and err["message"].startswith(message)
+    assert err["line"] == line and any(rel["role"] == "forward" and rel["line"] == forward for rel in err["related"])
+
+
+def test_anomaly_mode_without_check_nan_runs_through(runner):
+    src = NAN + "with torch.autograd.detect_anomaly(check_nan=False):\n    z.backward()\nprint(x.grad)\n"
+    r = runner.invoke(app, ["run", "-", "--json"], input=src)
+    doc = json.loads(r.stdout)
+    assert r.exit_code == 0 and doc["stdout"] == "tensor([nan, 0.])\n"  # PyTorch 2.13 prints the same
+
+
 def test_nan_and_inf_in_gradients_are_flagged_in_the_table(runner):
     src = NAN + "w = torch.tensor([1.0, 2.0], requires_grad=True)\nv = (w / 0).sum()\nv.backward()\nz.backward()\n"
     r = runner.invoke(app, ["run", "-"], input=src, env={"COLUMNS": "120", "NO_COLOR": "1"})
