@@ -146,3 +146,20 @@ def test_cli_narrow_console_gives_one_row_per_tensor_and_mode(cli, monkeypatch):
     out_at = next(i for i, r in enumerate(rows) if r[:1] == ["outcome"])
     assert rows[out_at + 5][:3] == ["requires_grad_(False)", "*", "non_leaf_requires_grad"]
     assert max(len(line.rstrip()) for line in out.splitlines()) <= 72
+
+
+def test_cli_side_by_side_at_100_columns_names_each_failure_below(cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "100")
+    code, out, _ = cli(FILE, "modes", "{file}", "--target", "h")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[2].split() == ["tensor", "as", "written", "no_grad", "(False)", "inference_mode", "detach()",
+                                "(False)"]
+    h = lines.index(next(line for line in lines if line.startswith("h ")))
+    assert lines[h].split() == ["h", "MulBackward0", "*", "leaf,", "no", "rg", "*", "leaf,", "no", "rg", "*",
+                                "leaf,", "no", "rg", "*", "leaf,", "no", "rg", "MulBackward0"]
+    assert lines[h + 1].split() == ["None"] * 6
+    x = lines.index(next(line for line in lines if line.startswith("x ")))
+    assert lines[x + 1].split() == ["[18.,", "64.]", "None", "None", "None", "None", "None"]
+    assert "* requires_grad_(False): failed with non_leaf_requires_grad at line 3" in lines
+    assert max(len(line.rstrip()) for line in lines) <= 100

@@ -22,17 +22,17 @@ def _cell(state: Any, changed: bool) -> Text:
         text = Text("(not bound)", style="dim")
     else:
         grad = "None" if state.grad is None else short_values(state.grad)
-        text = Text(state.flags()) + Text("\ngrad " + grad)
+        text = Text(state.flags()) + Text("\n" + grad)  # the legend says: flags, then .grad
     if changed:
         return Text("* ", style="bold yellow") + Text(text.plain, style="bold yellow")
     return text
 
 
-def modes_table(report: Any) -> Table:
+def modes_table(report: Any, pad: int = 1) -> Table:
     table = Table(title=f"{report.file}: `{report.target}` (line{'s' if len(report.lines) > 1 else ''} "
                         f"{', '.join(map(str, report.lines))}) under each grad off-switch",
                   title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, show_lines=True,
-                  padding=(0, 1, 0, 0))
+                  padding=(0, pad, 0, 0))
     table.add_column("tensor", style="bold cyan", no_wrap=True)
     for r in report.runs:  # "set_grad_enabled\n(False)": a narrow column breaks the name where it reads well
         table.add_column(r.mode.replace("(False)", "\n(False)"), overflow="fold")
@@ -44,7 +44,9 @@ def modes_table(report: Any) -> Table:
     outcome: list[Any] = [Text("outcome")]
     base = report.runs[0].error
     for i, r in enumerate(report.runs):
-        t = "ok" if r.error is None else f"{r.error[0]}" + (f"\nat line {r.error[1]}" if r.error[1] else "")
+        # the error kind is named under the table (failures): a kind like non_leaf_requires_grad would make
+        # its column the widest of all
+        t = "ok" if r.error is None else "failed" + (f"\nline {r.error[1]}" if r.error[1] else "")
         if i > 0 and r.error != base:
             outcome.append(Text("* " + t, style="bold yellow", overflow="fold"))
         else:
@@ -87,8 +89,19 @@ def modes_rows(report: Any) -> Table:
 
 
 def render_modes(report: Any, out: Any) -> None:
-    wide = modes_table(report)
-    fits = Measurement.get(out, out.options.update_width(100_000), wide).maximum <= out.width
+    fits = False
+    for pad in (1, 0):  # side by side, if need be with one space less between the columns
+        wide = modes_table(report, pad)
+        fits = Measurement.get(out, out.options.update_width(100_000), wide).maximum <= out.width
+        if fits:
+            break
     out.print(wide if fits else modes_rows(report))
-    out.print(Text("* differs from the file as written; rg = requires_grad; a grad_fn name = a non-leaf",
-                   style="dim"))
+    if fits:  # the side-by-side table says only "failed": the kind and line of each failure
+        base = report.runs[0].error
+        for i, r in enumerate(report.runs):
+            if r.error is not None:
+                mark = "* " if i > 0 and r.error != base else ""
+                out.print(Text(f"{mark}{r.mode}: failed with {_outcome(r)}",
+                               style="bold yellow" if mark else "red"))
+    out.print(Text("each cell: the tensor's flags, then its .grad; * differs from the file as written; "
+                   "rg = requires_grad; a grad_fn name = a non-leaf", style="dim"))
