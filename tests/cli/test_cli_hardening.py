@@ -225,6 +225,72 @@ def test_a_fifo_is_written_into_not_replaced(runner, tmp_path):
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and sorted(os.listdir(tmp_path)) == ["p.py", "snap.json"]
 
 
+AUDIT = """
+import contextlib, io, json, sys
+sys.path.insert(0, %r)
+events, armed = [], [False]
+WATCH = ("open", "os.rename", "os.replace", "os.remove", "os.unlink", "os.link", "os.symlink", "os.mkdir",
+         "os.rmdir", "os.truncate", "os.chmod", "os.chown", "shutil.copyfile", "subprocess.Popen", "os.system",
+         "os.posix_spawn", "os.fork", "socket.connect", "socket.bind", "ctypes.dlopen")
+def hook(name, args):
+    if armed[0] and name in WATCH:
+        events.append([name, [a if isinstance(a, (str, int)) or a is None else repr(a) for a in args]])
+sys.addaudithook(hook)
+from gradcli.cli import main
+cmds = json.loads(sys.argv[1])
+codes = []
+with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    for armed[0] in (False, True):  # the first pass does the lazy imports (they read installed files)
+        for c in cmds:
+            try:
+                code = main(c)
+            except SystemExit as e:
+                code = e.code
+            if armed[0]:
+                codes.append(code)
+    armed[0] = False
+print(json.dumps({"codes": codes, "events": events}))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "O_TMPFILE") or not hasattr(sys, "addaudithook"),
+                    reason="Linux O_TMPFILE and audit hooks (Python 3.8+) are what this test observes")
+def test_reads_only_its_file_and_writes_only_what_is_named(tmp_path):
+    # every file-system, process and network action of the commands, seen by an audit hook in the process
+    (tmp_path / "p.py").write_text(PROGRAM)
+    cmds = [["graph", "p.py", "--output", "out.dot"], ["run", "p.py", "--snapshot", "s.json", "--json"],
+            ["run", "p.py", "--trace", "--explain-vjp"], ["check", "p.py"], ["why", "p.py", "x"], ["lint", "p.py"],
+            ["modes", "p.py"]]
+    p = subprocess.run([sys.executable, "-c", AUDIT % str(SRC), json.dumps(cmds)], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=300, env=dict(os.environ, NO_COLOR="1"))
+    assert p.returncode == 0, p.stderr[-2000:]
+    doc = json.loads(p.stdout)
+    assert doc["codes"] == [0] * len(cmds)
+    folder = os.path.realpath(tmp_path)
+    temps = set()
+    for name, args in doc["events"]:
+        if name == "open":
+            path, mode, flags = args
+            writes = mode is not None and any(c in mode for c in "wax+")
+            if isinstance(path, int):
+                continue  # os.fdopen of a descriptor opened (and checked) here
+            elif not writes and (path == "p.py" or path == "/proc" or path.startswith("/proc/self/")):
+                continue  # the input; live memory (/proc/self/status); linkat through /proc
+            elif path == os.devnull:
+                continue  # the watchdog's sink
+            else:  # the output folder, opened only as an unnamed O_TMPFILE
+                assert os.path.realpath(path) == folder and flags & os.O_TMPFILE == os.O_TMPFILE, (name, args)
+        elif name == "os.link":
+            assert os.path.dirname(args[1]) == folder and os.path.basename(args[1]).startswith(".gradcli-")
+            temps.add(args[1])
+        elif name in ("os.rename", "os.replace"):
+            assert args[0] in temps and args[1] in (f"{folder}/out.dot", f"{folder}/s.json"), args
+        else:
+            raise AssertionError(f"unexpected action {name} {args}")
+    assert len(temps) == 2 and sorted(os.listdir(tmp_path)) == ["out.dot", "p.py", "s.json"]
+    assert (tmp_path / "p.py").read_text() == PROGRAM
+
+
 def test_parallel_processes_share_nothing(tmp_path):
     work, home, tmp = tmp_path / "work", tmp_path / "home", tmp_path / "tmp"
     for d in (work, home, tmp):
