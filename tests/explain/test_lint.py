@@ -80,6 +80,20 @@ CASES = [
             w -= 0.1
         y.backward()
         """), 5, ("sub_()", "`w`", "backward at line 6")),
+    Case("inplace_saved_by_logical_op", "inplace_saved", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        a = torch.tensor([True, False])
+        s = x.exp()
+        s.logical_or_(a)
+        s.sum().backward()
+        """), 4, ("logical_or_()", "`s`", "exp made at line 3")),
+    Case("inplace_saved_hypot_operand", "inplace_saved", src("""
+        a = torch.tensor([3.0, 5.0], requires_grad=True) * 1
+        b = torch.tensor([4.0, 12.0])
+        h = torch.hypot(a, b)
+        a.mul_(2)
+        h.sum().backward()
+        """), 4, ("mul_()", "`a`", "hypot made at line 3")),
     Case("non_scalar_backward", "non_scalar_backward", src("""
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         y = x * 2
@@ -291,6 +305,86 @@ def test_no_false_alarm_when_nothing_was_saved():
     assert lint_source(source, "case.py").findings == []
     r = gradcli_run(source)
     assert r.ok and dict(r.tensors)["x"]._grad._data.tolist() == [2.0, 2.0]
+
+
+# files PyTorch runs without the error a naive reading would expect, and lint says nothing about:
+# logical_and_ & co are not recorded (no leaf_inplace on a leaf that requires grad); hypot saves an operand
+# only when it requires grad (b's change is harmless)
+NOT_A_MISTAKE = {
+    "logical_inplace_on_a_leaf": src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        x.logical_and_(torch.tensor([True, False]))
+        y = (x * 2).sum()
+        y.backward()
+        """),
+    "hypot_operand_without_grad": src("""
+        a = torch.tensor([3.0, 5.0], requires_grad=True)
+        b = torch.tensor([4.0, 12.0])
+        h = torch.hypot(a, b)
+        b.add_(1)
+        h.sum().backward()
+        """),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOT_A_MISTAKE))
+def test_no_finding_and_run_succeeds(name):
+    source = NOT_A_MISTAKE[name]
+    assert lint_source(source, "case.py").findings == []
+    assert gradcli_run(source).ok
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("name", sorted(NOT_A_MISTAKE))
+def test_pytorch_runs_what_lint_passes(name):
+    assert torch_doc(NOT_A_MISTAKE[name])["ok"]
+
+
+NO_GRAD_VIEW = src("""
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    with torch.no_grad():
+        v = x[:2]
+    v.mul_(2)
+    """)
+
+
+def test_view_made_under_no_grad_is_not_leaf_inplace():
+    """PyTorch refuses it with a runtime error of its own, which is not a lint finding."""
+    assert lint_source(NO_GRAD_VIEW, "case.py").findings == []
+    r = gradcli_run(NO_GRAD_VIEW)
+    assert (r.error.kind, r.error.line) == ("runtime", 4)
+
+
+@pytest.mark.torch
+def test_pytorch_refuses_the_no_grad_view_change():
+    doc = torch_doc(NO_GRAD_VIEW)
+    assert (doc["error"]["kind"], doc["error"]["line"]) == ("runtime", 4)
+
+
+FREED_AND_CHANGED = src("""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    y.sum().backward()
+    w = y * y
+    y.add_(1)
+    w.sum().backward()
+    """)
+
+
+def test_the_error_pytorch_meets_first_is_the_certain_one():
+    """The backward at line 6 goes through w's MulBackward0 (saved y, changed at line 5) before y's freed
+    MulBackward0: PyTorch's engine runs the node made last first, so the error is inplace_modified."""
+    found = {f.kind: f for f in lint_source(FREED_AND_CHANGED, "case.py").findings}
+    assert set(found) == {"inplace_saved", "second_backward"}
+    assert found["inplace_saved"].certain and found["inplace_saved"].line == 5
+    assert not found["second_backward"].certain
+    agreement(gradcli_run(FREED_AND_CHANGED), found["inplace_saved"])
+
+
+@pytest.mark.torch
+def test_pytorch_meets_the_inplace_change_first():
+    doc = torch_doc(FREED_AND_CHANGED)
+    assert (doc["error"]["kind"], doc["error"]["line"]) == ("inplace_modified", 6)
 
 
 # with inputs= PyTorch runs (and frees) only the nodes from which an input is reachable: b's ExpBackward0

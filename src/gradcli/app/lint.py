@@ -39,6 +39,7 @@ the finding says "may" (``certain`` False).  ``Finding.expect`` states what
 from __future__ import annotations
 
 import ast
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -74,8 +75,9 @@ for _n in ("log", "log1p", "log2", "log10", "sin", "cos", "abs", "clamp", "clip"
     SAVES[_n] = "self"
 for _n in ("mse_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "maximum", "minimum", "atan2"):
     SAVES[_n] = "inputs"
-for _n in ("norm", "std", "prod", "max", "min", "amax", "amin", "logsumexp", "hypot", "cumprod"):
+for _n in ("norm", "std", "prod", "max", "min", "amax", "amin", "logsumexp", "cumprod"):
     SAVES[_n] = "inputs+result"
+SAVES["hypot"] = "own+result"  # each operand only for its own derivative (g * x / result), and the result
 SAVES["var"] = "self"  # VarBackward0 reads only its input
 SAVES["div_rounded"] = "none"  # div(..., rounding_mode=...): DivBackward2, zero gradients, nothing saved
 # composites whose nodes save intermediate values (so a second backward fails) but none of the caller's tensors
@@ -169,9 +171,12 @@ class Box:
         self.bumps: list[tuple] = []  # (line, col, version after, sure, op)
 
 
+_SEQ = itertools.count()
+
+
 class AbsNode:
     __slots__ = ("op", "line", "col", "parents", "saves", "saves_any", "freed", "freed_sure", "tensor", "phi",
-                 "known")
+                 "known", "seq")
 
     def __init__(self, op: str, line: int, col: int, parents: list, tensor: Any = None, phi: bool = False) -> None:
         self.op = op
@@ -185,11 +190,12 @@ class AbsNode:
         self.tensor = tensor  # the leaf of an AccumulateGrad node
         self.phi = phi  # a join of two histories (after a branch): what is behind it is uncertain
         self.known = True  # an op of the tables: its backward surely runs on to its inputs
+        self.seq = next(_SEQ)  # creation order, as PyTorch's sequence_nr
 
 
 class AbsTensor:
     __slots__ = ("rg", "leaf", "shape", "dtype", "node", "box", "retains", "base", "acc", "grad", "name",
-                 "base_sure")
+                 "base_sure", "nograd_view")
 
     def __init__(self, rg: Optional[bool], leaf: Optional[bool], shape: Any, box: Optional[Box] = None,
                  node: Optional[AbsNode] = None, dtype: Optional[str] = None) -> None:
@@ -202,6 +208,7 @@ class AbsTensor:
         self.retains: Optional[bool] = False
         self.base: Optional[AbsTensor] = None
         self.base_sure = True  # False: it may be a copy rather than a view of base (an index not fixed by the source)
+        self.nograd_view: Optional[bool] = False  # a view made while grad mode was off (None: may have been)
         self.acc: Optional[AbsNode] = None
         self.grad: Any = None
         self.name: Optional[str] = None
@@ -810,6 +817,7 @@ class Linter:
             out.leaf = None  # an op outside the tables may return its input itself (PyTorch's no-op cases)
         if view_of is not None:
             out.base = view_of.base or view_of
+            out.nograd_view = t_not(self.grad_on) if self.grad_on is not None else None
         if n is not None:
             n.known = known
             self.record_saves(name, n, inputs, out)
@@ -838,6 +846,12 @@ class Linter:
         if rule == "inputs+result":
             save(out, "result")
             rule = "inputs"
+        if rule == "own+result":
+            save(out, "result")
+            for i, x in enumerate(tens):
+                if isinstance(x, AbsTensor) and x.rg is not False:
+                    save(x, f"input {i}", x.rg is True)
+            return
         if rule == "result":
             save(out, "result")
         elif rule in ("self", "first"):
@@ -1182,6 +1196,16 @@ class Linter:
 
     def inplace(self, t: AbsTensor, name: str, args: list, node: Any) -> None:
         base = t.base
+        if name in _NOT_RECORDED_INPLACE:  # logical_and_ ...: PyTorch records nothing, only bumps the version
+            t.box.version += 1
+            t.box.bumps.append((node.lineno, node.col_offset, t.box.version, self.sure, name))
+            return
+        if base is not None and t.nograd_view is not False and base.rg is not False and self.grad_on is not False:
+            # a view made under no_grad, changed in place with grad on: PyTorch refuses it with its own
+            # (runtime) error -- not leaf_inplace, and not a finding of lint's
+            if t.nograd_view is True and base.rg is True and self.grad_on is True:
+                return
+            base = None  # it may be that error instead: no certain finding through the base
         leafy = t_and(t.leaf, t.rg)
         if base is not None:
             via_base = t_and(base.leaf, base.rg, True if t.base_sure else None)
@@ -1295,17 +1319,18 @@ class Linter:
                  for n, path_sure in reach.items() if n.freed is not None and n.saves_any is not False
                  and not (runs is not None and runs[n] is False)]
         freed.sort(key=lambda nc: not nc[1])  # a certain one first
+        pending: list = []  # (graph node, certain, report arguments)
         for n, certain in freed[:1]:
             fl, fc = n.freed
-            self.report(
-                "second_backward", node, certain,
+            pending.append((n, certain, (
+                "second_backward", node,
                 f"This {where} goes through the {n.op} made at line {n.line}, whose saved tensors the "
                 f"backward at line {fl} freed (it had no retain_graph=True).",
                 f"Pass retain_graph=True to the backward at line {fl}, or recompute the graph before this "
                 "backward.",
                 {"error": "second_backward", "line": line},
                 [self.rel("built", n.line, n.col, f"{n.op} saved tensors for its backward"),
-                 self.rel("freed", fl, fc, "this backward freed them")])
+                 self.rel("freed", fl, fc, "this backward freed them")]), {}))
         # saved tensors changed in place since they were saved
         done = False
         for n, path_sure in reach.items():
@@ -1324,18 +1349,26 @@ class Linter:
                     holder = next((t.name for t in self.module.vars.values()
                                    if isinstance(t, AbsTensor) and t.box is box and t.name), None)
                 what = f"`{holder}`" if holder else "a tensor"
-                self.report(
-                    "inplace_saved", node, certain,
+                pending.append((n, certain, (
+                    "inplace_saved", node,
                     f"In-place {first[4] if first else 'change'}() at line {bl} changes {what}, which the "
                     f"{n.op} made at line {n.line} saved for its backward; the backward at line {line} needs the "
                     "old value.",
                     "Make the change out of place (y = y * 2), or clone() the tensor before changing it.",
                     {"error": "inplace_modified", "line": line},
                     [self.rel("saved", n.line, n.col, f"{n.op} saved it at version {version}"),
-                     self.rel("backward", line, col, "this backward needs the saved value")],
-                    line=bl, col=bc)
+                     self.rel("backward", line, col, "this backward needs the saved value")]),
+                    {"line": bl, "col": bc}))
                 done = True
                 break
+        # both certain: the backward stops at the first failing node it runs, and PyTorch's engine runs the
+        # ready node made last first (its ready queue orders by sequence number) -- the other is only a "may"
+        sure = [p for p in pending if p[1]]
+        first_run = max(sure, key=lambda p: p[0].seq) if len(sure) > 1 else None
+        for n, certain, args, kw in pending:
+            kind_, at, message, hint, expect, related = args
+            self.report(kind_, at, certain and (first_run is None or n is first_run[0]), message, hint, expect,
+                        related, **kw)
         # bookkeeping: grads, retained non-leaf inputs, loops, freeing
         if inputs is not None:
             for x in (inputs if isinstance(inputs, (list, tuple)) else [inputs]):
@@ -1403,6 +1436,10 @@ class Linter:
 
 class _Break(Exception):
     pass
+
+
+#: in-place ops PyTorch does not record (not differentiable): no leaf_inplace check, the version is bumped
+_NOT_RECORDED_INPLACE = frozenset({"logical_and_", "logical_or_", "logical_xor_", "logical_not_"})
 
 
 def _index_kind(slice_node: ast.AST, key: Any) -> str:
