@@ -57,6 +57,25 @@ def test_engine_bug_traceback_only_with_debug(runner, monkeypatch):
     assert r.stdout == ""  # --json: no half document
 
 
+def test_bug_in_the_run_threads_cleanup_is_an_internal_error(runner, monkeypatch, capfd):
+    # outside the run's own guard, on the run's thread: it used to print a thread traceback on stderr and
+    # give the result as if nothing happened
+    import gradcli.lang.run as run_module
+
+    real = run_module.gc.enable
+
+    def broken():
+        real()
+        raise RuntimeError("cleanup bug")
+
+    monkeypatch.setattr(run_module.gc, "enable", broken)
+    r = runner.invoke(app, ["run", "-"], input=PROGRAM)
+    monkeypatch.undo()
+    assert r.exit_code == 70 and r.stderr.count("internal error") == 1 and "cleanup bug" in r.stderr
+    assert "Traceback" not in r.stdout + r.stderr + capfd.readouterr().err
+    assert runner.invoke(app, ["run", "-"], input=PROGRAM).exit_code == 0  # the next run is fine
+
+
 def test_renderer_bug_is_an_internal_error(runner, monkeypatch):
     import gradcli.app.render.human as human
 

@@ -561,6 +561,8 @@ class _Worker:
         def wrapped() -> None:
             try:
                 job()
+            except BaseException as e:  # noqa: BLE001 - a bug outside the job's own guard (its cleanup):
+                done.error = e  # type: ignore[attr-defined] - re-raised by the caller (exit 70), not printed
             finally:
                 done.set()
 
@@ -639,6 +641,7 @@ def run_on_worker(runner: "_Runner", result: RunResult) -> None:
         if not finished:
             runner.stopped(result)
             return
+        box.setdefault("exc", getattr(done, "error", None))
     exc = box.get("exc")
     if exc is not None:
         raise exc
