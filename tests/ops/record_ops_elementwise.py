@@ -378,6 +378,24 @@ case("sum/f32_order/all_dims_keepdim", "x = (torch.arange(1000, dtype=torch.floa
 case("binary/mul/bcast_0d_large", "a = (torch.arange(1200, dtype=torch.float32).reshape(30, 40) * 0.37 - 200.0) / 7.0\n"
                                   "b = torch.tensor(1.52, dtype=torch.float64, requires_grad=True)\ny = a * b", "b")
 
+# clamp's gradients are wheres (PyTorch's clamp_backward / clamp_backward_min_max): an inf or nan gradient
+# outside the bounds gives 0, tensor bounds get theirs, equal or crossed bounds as PyTorch
+case("clamp/inf_grad_outside", "x = torch.tensor([-2.0, float('nan'), 1.0], requires_grad=True)\n"
+                               "y = x.clamp_min(0.0).rsqrt() + x.clamp(0.0, 2.0).rsqrt() + x.clamp(max=0.5).sqrt()", "x")
+for cid, lo, hi in (("equal", "1.0", "1.0"), ("crossed", "2.0", "0.5")):
+    case(f"clamp/tensor_bounds_{cid}", "x = torch.tensor([-1.0, 1.0, 1.5, 4.0], requires_grad=True)\n"
+                                       f"lo = torch.tensor({lo}, requires_grad=True)\n"
+                                       f"hi = torch.tensor({hi}, requires_grad=True)\ny = torch.clamp(x, lo, hi)",
+         ["x", "lo", "hi"])
+case("clamp_min/tensor", "x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n"
+                         "m = torch.tensor([2.5, 1.0], dtype=torch.float64, requires_grad=True)\ny = x.clamp_min(m)",
+     ["x", "m"])
+case("clamp_max/tensor", "x = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n"
+                         "m = torch.tensor([2.5, 1.0], requires_grad=True)\ny = torch.clamp_max(x, m)", ["x", "m"])
+case("inplace/clamp_max_/tensor", "x = torch.tensor([1.0, 3.0], requires_grad=True)\nh = x * 1\n"
+                                  "h.clamp_max_(torch.tensor([2.5, 2.5]))\ny = h", "x")
+case("clamp_min/int_float_tensor", "y = torch.clamp_min(torch.tensor([1, 2, 3]), torch.tensor(1.5))")
+
 
 def main() -> None:
     import torch

@@ -686,9 +686,10 @@ frac, _ = _unary("frac", lambda a: a - np.trunc(a), lambda g, s, r: g, "self: gr
 
 class ClampBackward1(Node):
     __slots__ = ("min", "max")
-    formula = "self: grad * ((self >= min) & (self <= max))"
+    formula = "self: where((self >= min) & (self <= max), grad, 0)  (only the bounds given; NaN self: 0)"
 
     def apply(self, grads):
+        # PyTorch's clamp_backward: a where, not a product (an inf/nan gradient outside the bounds gives 0)
         s = self._unpack(0)
         mask = None
         if self.min is not None:
@@ -696,30 +697,28 @@ class ClampBackward1(Node):
         if self.max is not None:
             m2 = s <= self.max
             mask = m2 if mask is None else mask & m2
-        return (grads[0] * mask,)
+        return (where(mask, grads[0], 0.0),)
 
 
 class ClampBackward0(Node):
     __slots__ = ()
-    formula = "self: grad where min <= self <= max; min: grad where self < min; max: grad where self > max"
+    formula = ("self: where(min <= self <= max, grad, 0); min: where(self < min & min < max, grad, 0); "
+               "max: where(self > max | max < min, grad, 0)  (PyTorch's clamp_backward_min_max)")
 
     def apply(self, grads):
         g = grads[0]
+        n = self._needs
         s = self._unpack(0)
         lo = self._unpack(1)
         hi = self._unpack(2)
-        keep = None
-        glo = ghi = None
+        if lo is not None and hi is not None:
+            # min > max: the result is max, its gradient goes to max; min == max: to neither bound
+            return (where((s >= lo) & (s <= hi), g, 0.0) if n[0] else None,
+                    where((s < lo) & (lo < hi), g, 0.0) if n[1] else None,
+                    where((s > hi) | (hi < lo), g, 0.0) if n[2] else None)
         if lo is not None:
-            keep = s >= lo
-            glo = g * (s < lo)
-        if hi is not None:
-            k2 = s <= hi
-            keep = k2 if keep is None else keep & k2
-            ghi = g * (s > hi)
-            if glo is not None:
-                glo = glo * (lo <= hi)
-        return (g * keep, glo, ghi)
+            return (where(s >= lo, g, 0.0) if n[0] else None, where(s < lo, g, 0.0) if n[1] else None, None)
+        return (where(s <= hi, g, 0.0) if n[0] else None, None, where(s > hi, g, 0.0) if n[2] else None)
 
 
 def clamp(input, min=None, max=None):
@@ -755,14 +754,6 @@ def clamp(input, min=None, max=None):
     return out
 
 
-def clamp_min(input, min):
-    """clamp(input, min=min) (ClampMinBackward0)."""
-    out = clamp(input, min=min)
-    if out._grad_fn is not None and not isinstance(min, Tensor):
-        out._grad_fn.__class__ = ClampMinBackward0
-    return out
-
-
 class ClampMinBackward0(ClampBackward1):
     __slots__ = ()
 
@@ -771,10 +762,56 @@ class ClampMaxBackward0(ClampBackward1):
     __slots__ = ()
 
 
+class ClampMinBackward1(Node):
+    __slots__ = ()
+    formula = "self: where(self >= min, grad, 0); min: where(self < min, grad, 0)"
+
+    def apply(self, grads):
+        g = grads[0]
+        n = self._needs
+        s = self._unpack(0)
+        m = self._unpack(1)
+        return (where(s >= m, g, 0.0) if n[0] else None, where(s < m, g, 0.0) if n[1] else None)
+
+
+class ClampMaxBackward1(Node):
+    __slots__ = ()
+    formula = "self: where(self <= max, grad, 0); max: where(self > max, grad, 0)"
+
+    def apply(self, grads):
+        g = grads[0]
+        n = self._needs
+        s = self._unpack(0)
+        m = self._unpack(1)
+        return (where(s <= m, g, 0.0) if n[0] else None, where(s > m, g, 0.0) if n[1] else None)
+
+
+def _clamp_bound(input, bound, npfn, node_cls):
+    dtype = result_dtype(input, bound)
+    data = _compute(npfn, input, bound, dtype)
+    out, node = record(node_cls, data, dtype, (input, bound))
+    if node is not None:
+        node._save(saved(input), saved(bound))
+    return out
+
+
+def clamp_min(input, min):
+    """max(input, min) elementwise: ClampMinBackward0 for a number, ClampMinBackward1 for a tensor bound
+    (broadcast, promoted), whose gradient goes to min where input < min."""
+    if isinstance(min, Tensor):
+        return _clamp_bound(input, min, np.maximum, ClampMinBackward1)
+    out = clamp(input, min=min)
+    if out._grad_fn is not None:
+        out._grad_fn.__class__ = ClampMinBackward0
+    return out
+
+
 def clamp_max(input, max):
-    """clamp(input, max=max) (ClampMaxBackward0)."""
+    """min(input, max) elementwise: ClampMaxBackward0 for a number, ClampMaxBackward1 for a tensor bound."""
+    if isinstance(max, Tensor):
+        return _clamp_bound(input, max, np.minimum, ClampMaxBackward1)
     out = clamp(input, max=max)
-    if out._grad_fn is not None and not isinstance(max, Tensor):
+    if out._grad_fn is not None:
         out._grad_fn.__class__ = ClampMaxBackward0
     return out
 
@@ -1106,8 +1143,10 @@ register("rpow", rpow, "elementwise", torch=(), methods=("__rpow__",), nodes=("P
 register("square", square, "elementwise", nodes=("PowBackward0",), formula="self: 2 * grad * self", sample="any")
 register("clamp", clamp, "elementwise", torch=("clamp", "clip"), methods=("clamp", "clip"),
          nodes=("ClampBackward1", "ClampBackward0"), formula=ClampBackward1.formula, sample="clamp")
-register("clamp_min", clamp_min, "elementwise", nodes=("ClampMinBackward0",), formula=ClampBackward1.formula)
-register("clamp_max", clamp_max, "elementwise", nodes=("ClampMaxBackward0",), formula=ClampBackward1.formula)
+register("clamp_min", clamp_min, "elementwise", nodes=("ClampMinBackward0", "ClampMinBackward1"),
+         formula=ClampMinBackward1.formula)
+register("clamp_max", clamp_max, "elementwise", nodes=("ClampMaxBackward0", "ClampMaxBackward1"),
+         formula=ClampMaxBackward1.formula)
 register("maximum", maximum, "elementwise", nodes=("MaximumBackward0",), formula=MaximumBackward0.formula,
          sample="binary")
 register("minimum", minimum, "elementwise", nodes=("MinimumBackward0",), formula=MinimumBackward0.formula,
