@@ -61,7 +61,7 @@ for _n in ("add", "sub", "neg", "negative", "sum", "mean", "view", "reshape", "f
            "t", "transpose", "permute", "expand", "expand_as", "contiguous", "clone", "cat", "stack", "split",
            "chunk", "select", "narrow", "view_as", "reshape_as", "unbind", "movedim", "swapaxes", "sign",
            "to", "float", "double", "half", "getitem", "repeat", "positive", "rsub", "diag", "tril", "triu",
-           "trace", "cumsum", "flip", "roll", "index_select", "gather", "masked_fill", "floor", "ceil", "round",
+           "trace", "cumsum", "flip", "roll", "floor", "ceil", "round",
            "broadcast_to", "squeeze_", "unsqueeze_", "t_", "transpose_",
            "trunc", "frac", "copy_", "zero_", "fill_", "add_", "sub_", "neg_", "detach"):
     SAVES[_n] = "none"
@@ -77,6 +77,11 @@ for _n in ("mse_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits
     SAVES[_n] = "inputs"
 for _n in ("norm", "std", "prod", "max", "min", "amax", "amin", "logsumexp", "cumprod"):
     SAVES[_n] = "inputs+result"
+# index / condition tensors are saved (an in-place change to them fails the backward), gather's input too
+SAVES["gather"] = "inputs"
+SAVES["index_select"] = "not_first"
+SAVES["masked_fill"] = "not_first"
+SAVES["where"] = "self"  # torch.where(condition, x, y): the condition
 SAVES["hypot"] = "own+result"  # each operand only for its own derivative (g * x / result), and the result
 SAVES["var"] = "self"  # VarBackward0 reads only its input
 SAVES["div_rounded"] = "none"  # div(..., rounding_mode=...): DivBackward2, zero gradients, nothing saved
@@ -861,6 +866,10 @@ class Linter:
             for i, x in enumerate(tens):
                 if x is not None:
                     save(x, f"input {i}")
+        elif rule == "not_first":
+            for i, x in enumerate(tens[1:], 1):
+                if isinstance(x, AbsTensor):
+                    save(x, f"input {i}")
         elif rule in ("mul", "div"):
             a = tens[0] if tens else None
             b = tens[1] if len(tens) > 1 else None
@@ -1261,10 +1270,12 @@ class Linter:
                 stack.append((p, sure and not n.phi and n.known))
         return out
 
-    def runs_with_inputs(self, reach: dict, inputs: Any) -> Optional[dict]:
+    def runs_with_inputs(self, reach: dict, inputs: Any, kind: str = "backward") -> Optional[dict]:
         """With ``inputs=`` (or autograd.grad's inputs) PyTorch runs only the nodes from which an input is
         reachable (its exec_info): for each node of ``reach``, True when it surely runs, None when it may,
-        False when it surely does not.  None when the inputs are not known tensors."""
+        False when it surely does not.  None when the inputs are not known tensors.  backward(inputs=)
+        also runs a non-leaf input's own grad_fn (to accumulate its .grad); autograd.grad only captures
+        the gradient flowing into it."""
         xs = list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
         if not xs or not all(isinstance(x, AbsTensor) for x in xs):
             return None
@@ -1287,7 +1298,7 @@ class Linter:
             memo[n] = out
             return out
 
-        return {n: leads(n) for n in reach}
+        return {n: True if kind == "backward" and n in targets else leads(n) for n in reach}
 
     def backward(self, roots: list, gradient_given: bool, retain: Any, create: Any, inputs: Any, node: ast.Call,
                  kind: str) -> None:
@@ -1312,7 +1323,7 @@ class Linter:
             return  # no_grad_fn: nothing runs
         reach = self.reach([self.grad_node(r) for r in troots])
         pruned = inputs is not None
-        runs = self.runs_with_inputs(reach, inputs) if pruned else None
+        runs = self.runs_with_inputs(reach, inputs, kind) if pruned else None
         # a second backward through freed nodes (with inputs=: through those it runs)
         freed = [(n, self.sure and path_sure and n.freed_sure and n.saves_any is True
                   and (not pruned or (runs is not None and runs[n] is True)))
