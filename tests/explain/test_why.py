@@ -88,6 +88,14 @@ CASES = [
         z.backward()
         """), "y", 3, ("inside `with torch.no_grad():` (line 2)", "does not require grad"),
          (("computed", 3), ("grad off", 2)), torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("no_grad_view_of_a_leaf", "no_grad", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.no_grad():
+            v = x[0]
+        z = (v * 3 + x).sum()
+        z.backward()
+        """), "v", 3, ("a view of `x`", "reports requires_grad=True", "no grad_fn"), (("grad off", 2),),
+         torch_flags={"requires_grad": True, "is_leaf": True, "grad_fn": None}),
     Case("no_grad_option", "no_grad", src("""
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         y = x * 2

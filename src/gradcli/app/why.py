@@ -95,6 +95,15 @@ def _tagged(o: Any) -> bool:
     return isinstance(o, tuple) and len(o) == 3 and isinstance(o[0], str)
 
 
+def _public_grad_fn(t: Any) -> Any:
+    """``t.grad_fn`` as PyTorch shows it; None where PyTorch raises on reading it (a multi-output view whose
+    base changed in place), as the JSON records it (app/records.py)."""
+    try:
+        return t.grad_fn
+    except Exception:  # noqa: BLE001 - the engine's runtime error for an invalid view: no grad_fn to show
+        return None
+
+
 def _nonzero(t: Any) -> bool:
     return t is not None and bool(np.any(t._data))
 
@@ -175,10 +184,15 @@ class Explainer:
             n = self._zero(t, name, g)
             n.grad = "zeros"
             return n
-        if t._grad_fn is not None and not t._retains_grad:
+        # the public flags, as PyTorch shows them: a view's grad_fn is regenerated (None when invalid), and a view
+        # made with grad off requires grad when its base does
+        if _public_grad_fn(t) is not None and not t._retains_grad:
             return self._non_leaf(t, name)
-        if not t._requires_grad:
+        if not t.requires_grad:
             return self.no_requires_grad(t, name)
+        ng = getattr(t, "_nograd", None)
+        if t._base is not None and t._grad_fn is None and ng is not None:
+            return self._grad_off(t, name, ng, view_of=t._base)
         return self._missed(t, name)
 
     # --- non-leaves -------------------------------------------------------------------------------
@@ -202,7 +216,7 @@ class Explainer:
         return leaves
 
     def _non_leaf(self, t: Any, name: Optional[str]) -> WhyNote:
-        fn = t._grad_fn
+        fn = _public_grad_fn(t)
         made = f"{type(fn).__name__} at {self.where(fn._loc)}"
         who = f"`{name}`" if name else "This tensor"
         leaves = self._leaves_of(fn)
@@ -384,7 +398,7 @@ class Explainer:
             rel = [self.rel("read", read, f"{who} bound to {source}")] if read is not None else []
         return self.note(name, "grad_result", msg, loc if loc is not None else read, hint, rel)
 
-    def _grad_off(self, t: Any, name: Optional[str], loc: Any) -> WhyNote:
+    def _grad_off(self, t: Any, name: Optional[str], loc: Any, view_of: Any = None) -> WhyNote:
         who = f"`{name}`" if name else "This tensor"
         line, _ = _loc_of(loc)
         sw: Optional[GradSwitch] = self.src.grad_switch_at(line)
@@ -408,6 +422,10 @@ class Explainer:
             switch = f"while grad mode was off ({spelled})"
         msg = (f"{who} was computed at {self.where(loc)} {switch}: operations there record no graph, so "
                f"{who} is a leaf that does not require grad and no backward reaches it.")
+        if view_of is not None:  # PyTorch: requires_grad (from the base), but no grad_fn and no edge to the graph
+            msg = (f"{who} is a view of {self.label(view_of)} made at {self.where(loc)} {switch}: it reports "
+                   f"requires_grad=True (its base requires grad), but a view made with grad off has no grad_fn "
+                   f"and no edge into the graph, so no backward reaches it and its .grad stays None.")
         hint = ("Compute it outside the block (or inside `with torch.enable_grad():`) if its gradient is needed; "
                 "no_grad is for updates and evaluation.")
         if kind == "inference_mode":

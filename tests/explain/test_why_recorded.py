@@ -1,0 +1,68 @@
+"""Why-notes against every PyTorch 2.13 record of the repository's conformance cases (issue 7, must-have 1):
+a tensor gets a note exactly when PyTorch left its ``.grad`` None or all zeros, and the note agrees with the
+flags PyTorch recorded (``non_leaf`` only for what PyTorch shows as a non-leaf; the reasons that say the
+tensor does not require grad only for tensors PyTorch shows with requires_grad False -- except a view made
+with grad off, which PyTorch shows requiring grad, and the note says so; the reasons about a backward that
+missed it only for tensors that require grad; ``grad`` "zeros" exactly when PyTorch's grad is not None).
+Files whose header passes options that change the run are left out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from gradcli.app.related import enrich
+from gradcli.app.why import explain_all
+from gradcli.lang.result import RunOptions
+from gradcli.lang.run import run_file
+
+ROOT = Path(__file__).resolve().parents[2]
+NO_REQUIRES_GRAD = {"no_grad", "set_grad_enabled", "inference_mode", "detach", "data", "requires_grad_false",
+                    "requires_grad_disabled", "grad_result"}
+REQUIRES_GRAD = {"not_reachable", "excluded_by_inputs", "no_backward", "backward_failed", "autograd_grad",
+                 "grad_reset"}
+
+
+def _changes_the_run(source: str) -> bool:
+    first = source.split("\n", 1)[0].strip()
+    if not (first.startswith("#") and first[1:].strip().startswith("gradcli:")):
+        return False
+    return any(o.startswith("--") and o != "--expect-error" for o in first[1:].strip()[len("gradcli:"):].split())
+
+
+CASES = [s for s in sorted((ROOT / "tests" / "conformance").glob("*/*.py"))
+         if s.with_suffix(".expected.json").exists() and not _changes_the_run(s.read_text(encoding="utf-8"))]
+
+
+def _all_zero(v) -> bool:
+    return all(_all_zero(x) for x in v) if isinstance(v, list) else v == 0
+
+
+def test_there_are_recorded_files():
+    assert len(CASES) >= 100
+
+
+@pytest.mark.parametrize("src", CASES, ids=[str(s.relative_to(ROOT)) for s in CASES])
+def test_notes_agree_with_pytorch(src):
+    doc = json.loads(src.with_suffix(".expected.json").read_text(encoding="utf-8"))
+    opts = RunOptions()
+    result = run_file(src.read_text(encoding="utf-8"), src.name, opts)
+    enrich(result, opts)
+    notes = explain_all(result, opts)
+    for t in doc["tensors"]:
+        g = t["grad"]
+        if isinstance(g, dict):  # a summarised (truncated) tensor: no values to judge by
+            continue
+        note = notes.get(t["name"])
+        assert (note is not None) == (g is None or _all_zero(g)), (t["name"], g, note and note.message)
+        if note is None:
+            continue
+        assert (note.grad == "zeros") == (g is not None), t["name"]
+        if note.kind == "non_leaf":
+            assert not t["is_leaf"], (t["name"], note.message)
+        if note.kind in NO_REQUIRES_GRAD:
+            assert not t["requires_grad"] or "reports requires_grad=True" in note.message, (t["name"], note.message)
+        if note.kind in REQUIRES_GRAD:
+            assert t["requires_grad"], (t["name"], note.message)
