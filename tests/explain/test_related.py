@@ -281,3 +281,33 @@ def test_related_in_the_trace(cli):
     assert rows[1][:3] == ["freed", "4", "z.backward()"]
     assert rows[2][0] == "needed"
     assert rows[3][:3] == ["error", "5", "z.backward()"]
+
+
+SECOND_IN_A_LOOP = src("""
+    x = torch.tensor(2.0, requires_grad=True)
+    loss = x.exp() * 3
+    for step in range(3):
+        loss.backward()
+    """)
+
+
+def test_second_backward_in_a_loop_was_freed_by_an_earlier_iteration():
+    r = gradcli_run(SECOND_IN_A_LOOP)
+    assert (r.error.kind, r.error.line) == ("second_backward", 4)
+    assert entries(r) == [("built", 2), ("freed", 4), ("needed", None)]
+    assert text_of(r, "freed").endswith("in an earlier iteration")
+
+
+def test_non_scalar_leaf_root_was_created_not_computed():
+    r = gradcli_run("x = torch.ones(2, 2, requires_grad=True)\ng, = torch.autograd.grad(x, x)\n")
+    assert (r.error.kind, r.error.line) == ("non_scalar_backward", 2)
+    assert entries(r) == [("root", 1), ("fix", None)]
+    assert text_of(r, "root").startswith("`x` was created here with shape [2, 2] (4 elements)")
+
+
+@pytest.mark.torch
+def test_pytorch_fails_the_loop_and_the_leaf_root_alike():
+    doc = torch_doc(SECOND_IN_A_LOOP)
+    assert (doc["error"]["kind"], doc["error"]["line"]) == ("second_backward", 4)
+    doc = torch_doc("x = torch.ones(2, 2, requires_grad=True)\ng, = torch.autograd.grad(x, x)\n")
+    assert (doc["error"]["kind"], doc["error"]["line"]) == ("non_scalar_backward", 2)

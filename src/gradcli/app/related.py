@@ -113,7 +113,9 @@ class _Story:
         out = [_entry("built", getattr(node, "_loc", None), f"{name} made here; it saved {desc}")]
         freed = getattr(node, "_freed", None)
         if isinstance(freed, tuple):
-            out.append(_entry("freed", freed, f"this backward freed {name}'s saved tensors (no retain_graph=True)"))
+            again = freed[0] is not None and freed[0] == self.result.error.line  # a backward in a loop
+            out.append(_entry("freed", freed, f"this backward freed {name}'s saved tensors (no retain_graph=True)"
+                              + (" in an earlier iteration" if again else "")))
         else:
             out.append(_entry("freed", None, f"the backward gradcli ran after the file (--backward, --repeat) "
                                              f"freed {name}'s saved tensors (no --retain-graph)"))
@@ -200,7 +202,8 @@ class _Story:
         # torch.autograd.grad names its v grad_outputs= (backward() names it gradient=)
         by_grad = in_file and self.calls_autograd_grad(line)
         call = "torch.autograd.grad" if by_grad else "backward()"
-        out = [_entry("root", loc, f"{who} was computed here with shape {shape} ({root._data.size} elements): "
+        made = "computed" if fn is not None else "created"
+        out = [_entry("root", loc, f"{who} was {made} here with shape {shape} ({root._data.size} elements): "
                                    f"{call} can only create the gradient of a one-element tensor itself")]
         var = name or "y"
         if by_grad:
