@@ -117,3 +117,13 @@ def test_cli_matrix_results_stay_aligned(cli):
     at = lines.index("v^T J            = [[ 2.,  0.],")
     assert lines[at + 1:at + 4] == ["                    [ 3., 16.]]", "landed in x.grad = [[ 2.,  0.],",
                                     "                    [ 3., 16.]]"]
+
+
+def test_cli_accumulated_grad_shows_what_was_already_there(cli):
+    # d(10 x).sum()/dx = 10; then y = x * x with v = ones: v^T J = 2 x = [2, 4]; x.grad = 10 + 2x (mathematics)
+    code, out, _ = cli("x = torch.tensor([1.0, 2.0], requires_grad=True)\n(x * 10).sum().backward()\ny = x * x\n"
+                       "y.backward(gradient=torch.tensor([1.0, 1.0]))\n", "run", "{file}", "--explain-vjp")
+    assert code == 0
+    assert "landed in x.grad = [2., 4.]" in out
+    assert "(added to the [10., 10.] x.grad already held: x.grad is now [12., 14.])" in out
+    assert "v^T J is exactly what landed in .grad" in out

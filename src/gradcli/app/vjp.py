@@ -43,6 +43,8 @@ class VJPInput:
     vjp: Optional[np.ndarray]  # vᵀJ in x's shape (None without J)
     landed: Optional[np.ndarray]  # x.grad after the backward minus before (None: nothing landed)
     matches: Optional[bool]  # vᵀJ == landed within the dtype's tolerance (None: not checked)
+    held: Optional[np.ndarray] = None  # x.grad before the backward (None: it was None); .grad accumulates
+    now: Optional[np.ndarray] = None  # x.grad after it
 
 
 @dataclass
@@ -190,7 +192,8 @@ class VJPRecorder:
                 elif vjp is not None and landed is None:
                     matches = not np.any(vjp)
                 view.inputs.append(VJPInput(name=None, shape=tuple(x._data.shape), dtype=x._dtype.name,
-                                            jacobian=J, vjp=vjp, landed=landed, matches=matches))
+                                            jacobian=J, vjp=vjp, landed=landed, matches=matches, held=b,
+                                            now=after))
                 view.inputs[-1]._tensor = x  # type: ignore[attr-defined]  # named after the run
             self.views.append(view)
         self._pending = []

@@ -50,6 +50,9 @@ def vjp_panel(view: Any, file: str) -> Panel:
             body.append(_labelled("v^T J".ljust(width) + " = ", matrix_text(inp.vjp)))
         landed = "None (nothing landed)" if inp.landed is None else matrix_text(inp.landed)
         body.append(_labelled(f"landed in {x}.grad = ", landed))
+        if getattr(inp, "held", None) is not None and inp.now is not None:  # .grad accumulates
+            body.append(Text(f"(added to the {matrix_text(inp.held)} {x}.grad already held: {x}.grad is now "
+                             f"{matrix_text(inp.now)})", style="dim"))
         if inp.matches is True:
             body.append(Text("v^T J is exactly what landed in .grad", style="bold green"))
         elif inp.matches is False:
