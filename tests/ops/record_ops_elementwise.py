@@ -396,6 +396,11 @@ case("inplace/clamp_max_/tensor", "x = torch.tensor([1.0, 3.0], requires_grad=Tr
                                   "h.clamp_max_(torch.tensor([2.5, 2.5]))\ny = h", "x")
 case("clamp_min/int_float_tensor", "y = torch.clamp_min(torch.tensor([1, 2, 3]), torch.tensor(1.5))")
 
+# relu's backward is threshold_backward, a where: an inf gradient where relu is flat gives 0 (NaN input: passes)
+case("unary/relu/inf_grad_masked", "x = torch.tensor([-2.0, float('nan'), 0.0, 0.5], requires_grad=True)\n"
+                                   "y = torch.relu(x) * torch.tensor([float('inf'), float('inf'), float('inf'), 2.0])",
+     "x")
+
 
 def main() -> None:
     import torch

@@ -619,15 +619,40 @@ def _erf_np(a):
     return v.astype(a.dtype)
 
 
+class ThresholdBackwardBackward0(Node):
+    """The node of threshold_backward(grad, self, threshold) = where(self <= threshold, 0, grad), relu's
+    backward: differentiable in grad (the same mask) and, with a zero derivative, in self."""
+
+    __slots__ = ("threshold",)
+    formula = "grad_output: threshold_backward(grad, self, threshold); self: zeros_like(grad)"
+
+    def apply(self, grads):
+        from .creation import zeros_like
+
+        gg = grads[0]
+        n = self._needs
+        s = self._unpack(0)
+        return (threshold_backward(gg, s, self.threshold) if n[0] else None,
+                zeros_like(gg) if len(n) > 1 and n[1] else None)
+
+
+def threshold_backward(grad, self, threshold):
+    """where(self <= threshold, 0, grad) (an inf/nan gradient where self is at or below the threshold gives 0;
+    a NaN self lets it through), recorded as ThresholdBackwardBackward0 on (grad, self)."""
+    data = np.where(self._data <= threshold, 0, grad._data).astype(grad._dtype.np, copy=False)
+    out, node = record(ThresholdBackwardBackward0, data, grad._dtype, (grad, self))
+    if node is not None:
+        node.threshold = threshold
+        node._save(saved(self))
+    return out
+
+
 def _relu_rule(g, s, r):
-    # PyTorch's threshold_backward(grad, result, 0) is differentiable in result (with zero derivative), so with
-    # create_graph=True the gradient requires grad (grad_fn ThresholdBackwardBackward0)
-    from .misc import zero_link
-
-    return zero_link(g * (r > 0), r, "ThresholdBackwardBackward0")
+    # PyTorch: threshold_backward(grad, result, 0), itself differentiable (ThresholdBackwardBackward0)
+    return threshold_backward(g, r, 0)
 
 
-relu, ReluBackward0 = _unary("relu", _relu_np, _relu_rule, "self: grad * (result > 0)",
+relu, ReluBackward0 = _unary("relu", _relu_np, _relu_rule, "self: where(result <= 0, 0, grad)",
                              save="result", keeps_int=True)
 erf, _ = _unary("erf", _erf_np, lambda g, s, r: g * (2 / math.sqrt(math.pi)) * (-(s * s)).exp(),
                 "self: 2/sqrt(pi) * exp(-self^2) * grad")
