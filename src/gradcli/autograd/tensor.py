@@ -222,7 +222,8 @@ class Tensor:
                 f"(this tensor is {self._dtype}).",
             )
         if flag and self._inference and not _mode.inference:
-            pass
+            raise error_class("runtime")(
+                "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         if not flag and self._requires_grad:
             self._origin = ("requires_grad_false", _pos.loc, None)
         self._requires_grad = flag
