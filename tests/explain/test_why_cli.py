@@ -73,3 +73,31 @@ def test_run_table(cli):
 def test_why_on_a_file_that_cannot_run(cli):
     code, out, err = cli("x = (\n", "why", "{file}", "x")
     assert code == 1 and "error: syntax" in err
+
+
+def test_the_schema_lists_every_why_kind(run_schema):
+    from gradcli.app.why import KINDS
+
+    enums = []
+    stack = [run_schema.schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("enum"), list) and "non_leaf_copy" in node["enum"]:
+                enums.append(node["enum"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    assert enums and all(sorted(e) == sorted(KINDS) for e in enums), enums
+
+
+def test_every_why_kind_of_a_sample_validates(cli, run_schema):
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parents[2] / "samples" / "why_zero_grad.py").read_text(encoding="utf-8")
+    code, out, _ = cli(source, "run", "{file}", "--json")
+    assert code == 0
+    doc = json.loads(out)
+    run_schema.validate(doc)
+    assert {t["why"]["kind"] for t in doc["tensors"] if t["why"]} == {
+        "excluded_by_inputs", "zero_gradient", "inference_mode", "data", "non_leaf", "grad_result"}
