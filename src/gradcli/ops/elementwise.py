@@ -580,16 +580,59 @@ sin, SinBackward0 = _unary("sin", np.sin, lambda g, s, r: g * s.cos(), "self: gr
 cos, CosBackward0 = _unary("cos", np.cos, lambda g, s, r: g * -s.sin(), "self: grad * -self.sin()")
 tan, TanBackward0 = _unary("tan", np.tan, lambda g, s, r: g * (1 + r * r), "self: grad * (1 + result.pow(2))",
                            save="result")
-def _named_rule(value, name):
-    # PyTorch implements this backward as one differentiable op (tanh_backward / sigmoid_backward): with
-    # create_graph=True the gradient's grad_fn carries that op's name
-    from .misc import rename
+class TanhBackwardBackward0(Node):
+    """The node of tanh_backward(grad_output, output) = grad_output * (1 - output^2), tanh's backward."""
 
-    return rename(value, name)
+    __slots__ = ()
+    formula = "grad_output: tanh_backward(grad, output); output: grad * (-2 * output * grad_output)"
+
+    def apply(self, grads):
+        gg = grads[0]
+        n = self._needs
+        g = self._unpack(0)
+        r = self._unpack(1)
+        return (tanh_backward(gg, r) if n[0] else None,
+                gg * (-2 * r * g) if len(n) > 1 and n[1] else None)
 
 
-tanh, TanhBackward0 = _unary("tanh", np.tanh, lambda g, s, r: _named_rule(g * (1 - r * r), "TanhBackwardBackward0"),
-                             "self: grad * (1 - result.pow(2))", save="result")
+class SigmoidBackwardBackward0(Node):
+    """The node of sigmoid_backward(grad_output, output) = grad_output * (1 - output) * output."""
+
+    __slots__ = ()
+    formula = "grad_output: sigmoid_backward(grad, output); output: grad * grad_output * (-2 * output + 1)"
+
+    def apply(self, grads):
+        gg = grads[0]
+        n = self._needs
+        g = self._unpack(0)
+        r = self._unpack(1)
+        return (sigmoid_backward(gg, r) if n[0] else None,
+                gg * g * (-2 * r + 1) if len(n) > 1 and n[1] else None)
+
+
+def _backward_op(node_cls, data, grad_output, output):
+    out, node = record(node_cls, data.astype(grad_output._dtype.np, copy=False), grad_output._dtype,
+                       (grad_output, output))
+    if node is not None:
+        node._save(saved(grad_output, output.requires_grad), saved(output))
+    return out
+
+
+def tanh_backward(grad_output, output):
+    """grad_output * (1 - output^2) (PyTorch's kernel order), differentiable in both (TanhBackwardBackward0)."""
+    r = output._data
+    return _backward_op(TanhBackwardBackward0, grad_output._data * (1 - r * r), grad_output, output)
+
+
+def sigmoid_backward(grad_output, output):
+    """grad_output * (1 - output) * output (PyTorch's kernel order), differentiable in both
+    (SigmoidBackwardBackward0)."""
+    r = output._data
+    return _backward_op(SigmoidBackwardBackward0, grad_output._data * (1 - r) * r, grad_output, output)
+
+
+tanh, TanhBackward0 = _unary("tanh", np.tanh, lambda g, s, r: tanh_backward(g, r),
+                             "self: tanh_backward(grad, result) = grad * (1 - result.pow(2))", save="result")
 sinh, _ = _unary("sinh", np.sinh, lambda g, s, r: g * s.cosh(), "self: grad * self.cosh()")
 cosh, _ = _unary("cosh", np.cosh, lambda g, s, r: g * s.sinh(), "self: grad * self.sinh()")
 asin, _ = _unary("asin", np.arcsin, lambda g, s, r: g * (1 - s * s).rsqrt(), "self: grad * (1 - self^2)^-1/2",
@@ -605,9 +648,9 @@ def _sigmoid_np(a):
     return np.where(a >= 0, 1 / (1 + np.exp(-a)), np.exp(a) / (1 + np.exp(a))).astype(a.dtype)
 
 
-sigmoid, SigmoidBackward0 = _unary("sigmoid", _sigmoid_np,
-                                   lambda g, s, r: _named_rule(g * (r * (1 - r)), "SigmoidBackwardBackward0"),
-                                   "self: grad * result * (1 - result)", save="result")
+sigmoid, SigmoidBackward0 = _unary("sigmoid", _sigmoid_np, lambda g, s, r: sigmoid_backward(g, r),
+                                   "self: sigmoid_backward(grad, result) = grad * (1 - result) * result",
+                                   save="result")
 
 
 def _relu_np(a):
