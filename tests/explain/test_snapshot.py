@@ -135,3 +135,14 @@ def test_expect_snapshot_tolerance_edges(cli, tmp_path, dtype, rel, ok):
     code, out, _ = cli(None, "run", "{file}", "--dtype", dtype, "--expect-snapshot", "snap.json")
     assert code == (0 if ok else 1)
     assert ("1 of 2 elements differ" in out) == (not ok)
+
+
+def test_expect_and_write_the_same_snapshot_compares_with_the_old_then_records(cli, tmp_path):
+    doc = record(cli, tmp_path)
+    doc["tensors"][0]["grad"] = [2.0, 4.5]
+    (tmp_path / "snap.json").write_text(json.dumps(doc))
+    code, out, _ = cli(None, "run", "{file}", "--expect-snapshot", "snap.json", "--snapshot", "snap.json")
+    assert code == 1 and "snapshot snap.json: 1 difference" in out
+    assert json.loads((tmp_path / "snap.json").read_text())["tensors"][0]["grad"] == [2.0, 4.0]  # x.grad = 2x
+    code, out, _ = cli(None, "run", "{file}", "--expect-snapshot", "snap.json")
+    assert code == 0
