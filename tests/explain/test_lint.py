@@ -503,3 +503,15 @@ def test_cli_static_error(cli):
     code, out, _ = cli("x = (\n", "lint", "{file}", "--json")
     assert code == 1
     assert json.loads(out)["error"]["kind"] == "syntax"
+
+
+@pytest.mark.parametrize("line, start", [
+    ("y = x.data.norm()", ".data reads the tensor's values outside autograd"),
+    ("x.data.mul_(2)", "Changing a tensor through .data"),
+    ("x.data -= 1", "Changing a tensor through .data"),
+    ("x.data[0] = 3.0", "Changing a tensor through .data"),
+    ("x.data = torch.zeros(2)", "Assigning .data"),
+])
+def test_data_use_says_whether_it_reads_or_changes(line, start):
+    [f] = lint_source(f"x = torch.ones(2, requires_grad=True)\n{line}\n", "case.py").findings
+    assert f.kind == "data_use" and f.line == 2 and f.certain and f.message.startswith(start), f.message

@@ -368,17 +368,35 @@ class Linter:
         return sorted(self.findings.values(), key=lambda f: (f.line, f.col, f.kind))
 
     def data_uses(self, tree: ast.AST) -> None:
+        parent: dict = {}
         for n in ast.walk(tree):
-            if isinstance(n, ast.Attribute) and n.attr == "data":
-                what = "assigning .data" if isinstance(n.ctx, ast.Store) else ".data"
-                self.report(
-                    "data_use", n, True,
-                    f"{what} works on the tensor's values outside autograd: the result does not require grad, "
-                    "and in-place changes made through it are not version-checked, so a backward that needs "
-                    "the old values silently computes wrong gradients instead of failing.",
-                    "Use x.detach() for a value without history (in-place changes stay checked), and "
-                    "`with torch.no_grad():` for updates such as w -= lr * w.grad.",
-                    None, line=n.lineno, col=n.col_offset)
+            for c in ast.iter_child_nodes(n):
+                parent[c] = n
+        for n in ast.walk(tree):
+            if not (isinstance(n, ast.Attribute) and n.attr == "data"):
+                continue
+            up = parent.get(n)
+            changes = (isinstance(n.ctx, ast.Store)
+                       or (isinstance(up, ast.Attribute) and up.attr.endswith("_") and isinstance(parent.get(up),
+                                                                                              ast.Call))
+                       or (isinstance(up, ast.Subscript) and isinstance(up.ctx, ast.Store)))
+            if isinstance(up, ast.AugAssign) and up.target is n:
+                changes = True
+            if changes:
+                what = "Assigning .data" if isinstance(n.ctx, ast.Store) and not isinstance(up, ast.AugAssign) \
+                    else "Changing a tensor through .data"
+                message = (f"{what} works on the tensor's values outside autograd: the change is not "
+                           "version-checked, so a backward that needs the old values silently computes wrong "
+                           "gradients instead of failing.")
+            else:
+                message = (".data reads the tensor's values outside autograd: the result has no history and "
+                           "does not require grad, and an in-place change made through it later would escape "
+                           "the version checks (silently wrong gradients instead of an error).")
+            self.report(
+                "data_use", n, True, message,
+                "Use x.detach() for a value without history (in-place changes stay checked), and "
+                "`with torch.no_grad():` for updates such as w -= lr * w.grad.",
+                None, line=n.lineno, col=n.col_offset)
 
     # --- statements ---------------------------------------------------------------------------------------
     def block(self, body: list, scope: Scope) -> None:
