@@ -403,10 +403,10 @@ case("unary/relu/inf_grad_masked", "x = torch.tensor([-2.0, float('nan'), 0.0, 0
 
 # a backward that PyTorch implements as one differentiable op: the gradient itself is the output, so its graph
 # (edges to the incoming gradient and to the saved result) and its own derivatives up to third order are recorded
-for op in ("tanh", "sigmoid", "relu"):
-    case(f"backward_op/{op}", "x = torch.tensor([-2.0, -0.5, 0.0, 0.5, 3.0], requires_grad=True)\n"
-                              "v = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0], requires_grad=True)\n"
-                              f"y, = torch.autograd.grad(torch.{op}(x), x, v, create_graph=True)", ["x", "v"])
+for op in ("torch.tanh", "torch.sigmoid", "torch.relu", "F.leaky_relu", "F.hardtanh"):
+    case(f"backward_op/{op.split('.')[1]}", "x = torch.tensor([-2.0, -0.5, 0.0, 0.5, 3.0], requires_grad=True)\n"
+                                          "v = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0], requires_grad=True)\n"
+                                          f"y, = torch.autograd.grad({op}(x), x, v, create_graph=True)", ["x", "v"])
 
 
 def main() -> None:

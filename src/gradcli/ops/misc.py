@@ -44,6 +44,7 @@ __all__ = [
     "tril",
     "triu",
     "zero_link",
+    "diag_link",
 ]
 
 _CPP = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "long int", "int32": "int",
@@ -201,6 +202,43 @@ def zero_link(value: Tensor, dep: Tensor, name: str) -> Tensor:
     if node is None:
         return value
     node.dep_shape, node.dep_dtype = dep._data.shape, dep._dtype
+    return out
+
+
+class _DiagLink(Node):
+    """A backward that PyTorch implements as one differentiable op, elementwise-linear in the incoming gradient
+    with a factor that depends only on the saved ``self`` (leaky_relu_backward, hardtanh_backward): its
+    derivative in the gradient is the same op, in ``self`` zero (derivatives.yaml: ``self: zeros_like(grad)``)."""
+
+    __slots__ = ("fn", "dep_dtype", "dep_shape")
+    formula = "grad_output: the same backward of grad; self: zeros_like(grad)"
+
+    def apply(self, grads):
+        from .creation import zeros
+
+        n = self._needs
+        gg = grads[0]
+        self._unpack(0)  # self is saved (second_backward once released, inplace_modified if changed)
+        return (diag_link(self.fn, gg, self._unpack(0), type(self).__name__) if n[0] else None,
+                zeros(self.dep_shape, dtype=self.dep_dtype) if len(n) > 1 and n[1] else None)
+
+
+_DIAG: dict = {}
+
+
+def diag_link(fn, grad: Tensor, dep: Tensor, name: str) -> Tensor:
+    """``fn(grad data)`` (an elementwise-linear numpy function of the gradient whose factor depends only on
+    ``dep``, e.g. ``where(self > 0, g, g * slope)``) recorded as node ``name`` with edges to ``grad`` and
+    ``dep`` and ``dep`` saved, as PyTorch's ``*BackwardBackward0`` nodes."""
+    cls = _DIAG.get(name)
+    if cls is None:
+        cls = _DIAG[name] = type(name, (_DiagLink,), {"__slots__": (), "__module__": __name__})
+    data = np.asarray(fn(grad._data)).astype(grad._dtype.np, copy=False)
+    out, node = record(cls, data, grad._dtype, (grad, dep))
+    if node is not None:
+        node.fn = fn
+        node.dep_shape, node.dep_dtype = dep._data.shape, dep._dtype
+        node._save(saved(dep))
     return out
 
 

@@ -171,11 +171,13 @@ class LeakyReluBackward0(Node):
     formula = "self: grad where self > 0, else grad * negative_slope"
 
     def apply(self, grads):
-        from .misc import zero_link
+        from .misc import diag_link
 
-        g = grads[0]
         x = self._unpack(0)
-        return (zero_link(_where(x > 0, g, g * self.negative_slope), x, "LeakyReluBackwardBackward0"),)
+        pos = x._data > 0
+        slope = self.negative_slope
+        return (diag_link(lambda g: np.where(pos, g, g * np.asarray(slope, g.dtype)), grads[0], x,
+                          "LeakyReluBackwardBackward0"),)
 
 
 class LeakyReluBackward1(LeakyReluBackward0):
@@ -1023,11 +1025,11 @@ class HardtanhBackward0(Node):
     formula = "self: grad where min_val < self < max_val, else 0"
 
     def apply(self, grads):
-        from .misc import zero_link
+        from .misc import diag_link
 
         x = self._unpack(0)
-        inside = _const_bool((x._data > self.min_val) & (x._data < self.max_val))
-        return (zero_link(_where(inside, grads[0], 0.0), x, "HardtanhBackwardBackward0"),)
+        inside = (x._data > self.min_val) & (x._data < self.max_val)
+        return (diag_link(lambda g: np.where(inside, g, 0), grads[0], x, "HardtanhBackwardBackward0"),)
 
 
 def _hardtanh(input: Tensor, min_val, max_val) -> Tensor:
