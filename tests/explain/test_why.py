@@ -80,6 +80,12 @@ CASES = [
         g = x.grad
         """), "g", 3, ("`x.grad`, read at line 3", "without create_graph=True"), (("read", 3),),
          torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("grad_result_linear_with_create_graph", "grad_result", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        (x * 3).sum().backward(create_graph=True)
+        g = x.grad
+        """), "g", 3, ("`x.grad`, read at line 3", "has no history", "linear function"), (("read", 3),),
+         torch_flags={"requires_grad": False, "is_leaf": True}),
     Case("no_grad", "no_grad", src("""
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         with torch.no_grad():

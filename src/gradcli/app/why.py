@@ -390,6 +390,11 @@ class Explainer:
                 " a gradient that a backward filled"
         msg = (f"{made} without create_graph=True: the backward computes gradients without recording a graph, "
                f"so {who} is a leaf that does not require grad and no backward reaches it.")
+        if loc is None and self._uses_create_graph():  # it may have run with create_graph=True
+            msg = (f"{made}, and it has no history: a gradient has one only when the backward ran with "
+                   "create_graph=True and the gradient depends on tensors that require grad (the gradient of a "
+                   f"linear function is a constant), so {who} is a leaf that does not require grad and no "
+                   "backward reaches it.")
         hint = ("Pass create_graph=True to that backward / autograd.grad to differentiate the gradient again "
                 "(higher-order derivatives).")
         if loc is not None:
@@ -397,6 +402,15 @@ class Explainer:
         else:
             rel = [self.rel("read", read, f"{who} bound to {source}")] if read is not None else []
         return self.note(name, "grad_result", msg, loc if loc is not None else read, hint, rel)
+
+    def _uses_create_graph(self) -> bool:
+        """Whether any call in the file passes create_graph= (or --create-graph was given)."""
+        import ast
+
+        if getattr(self.options, "create_graph", False):
+            return True
+        return any(isinstance(n, ast.keyword) and n.arg == "create_graph"
+                   for n in (ast.walk(self.src.tree) if self.src.tree is not None else ()))
 
     def _grad_off(self, t: Any, name: Optional[str], loc: Any, view_of: Any = None) -> WhyNote:
         who = f"`{name}`" if name else "This tensor"
