@@ -86,6 +86,11 @@ CASES = [
         g = x.grad
         """), "g", 3, ("`x.grad`, read at line 3", "has no history", "linear function"), (("read", 3),),
          torch_flags={"requires_grad": False, "is_leaf": True}),
+    Case("grad_result_autograd_grad_linear_with_create_graph", "grad_result", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        g, = torch.autograd.grad((x * 3).sum(), x, create_graph=True)
+        """), "g", 2, ("torch.autograd.grad returned at line 2", "has no history", "linear function"),
+         (("returned", 2),), torch_flags={"requires_grad": False, "is_leaf": True}),
     Case("no_grad", "no_grad", src("""
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         with torch.no_grad():

@@ -283,7 +283,7 @@ class Explainer:
             return self._grad_result(name, f"`{holder}.grad`", None, bloc)
         returned = self._returned_by_grad(t, name, o)
         if returned is not None:
-            return self._grad_result(name, "torch.autograd.grad", returned)
+            return self._grad_result(name, "torch.autograd.grad", returned[0], create=returned[1])
         ng = getattr(t, "_nograd", None)
         if ng is not None:
             return self._grad_off(t, name, ng)
@@ -343,8 +343,8 @@ class Explainer:
                          [self.rel("created", loc, f"{who} created here without requires_grad")])
 
     def _returned_by_grad(self, t: Any, name: Optional[str], origin: Any) -> Any:
-        """The logged torch.autograd.grad call (its loc) whose result ``name`` was last bound to, when that
-        call has no ``create_graph=True`` and grad was on there; else None (decided from the source)."""
+        """``(loc, create)``: the logged torch.autograd.grad call whose result ``name`` was last bound to
+        (grad on there) and whether it passes create_graph; else None (decided from the source)."""
         import ast
 
         if not name or _tagged(origin) or getattr(self.options, "no_grad", False):
@@ -355,13 +355,14 @@ class Explainer:
         st = binds[-1]
         calls = [c for c in ast.walk(st.value) if isinstance(c, ast.Call) and
                  ast.unparse(c.func) in ("torch.autograd.grad", "autograd.grad")]
-        if len(calls) != 1 or any(k.arg == "create_graph" for k in calls[0].keywords) or len(calls[0].args) > 4:
+        if len(calls) != 1:
             return None
         sw = self.src.grad_switch_at(st.lineno)
         if sw is not None and sw.off:
             return None
         logged = [e for e in self.calls if e["kind"] == "grad" and _loc_of(e["loc"])[0] == calls[0].lineno]
-        return logged[-1]["loc"] if logged else None
+        create = any(k.arg == "create_graph" for k in calls[0].keywords) or len(calls[0].args) > 4
+        return (logged[-1]["loc"], create) if logged else None
 
     def _cut_in(self, line: Optional[int]) -> Optional[tuple[str, str]]:
         """``(name, "data" | "detach")`` when the statement at ``line`` reads ``name.data`` or calls
@@ -379,7 +380,8 @@ class Explainer:
                     found.append((n.lineno, n.col_offset, n.value.id, n.attr))
         return (min(found)[2], min(found)[3]) if found else None
 
-    def _grad_result(self, name: Optional[str], source: str, loc: Any, read: Any = None) -> WhyNote:
+    def _grad_result(self, name: Optional[str], source: str, loc: Any, read: Any = None,
+                     create: bool = False) -> WhyNote:
         """A gradient itself: autograd computes gradients without recording a graph unless
         create_graph=True (PyTorch's engine runs the backward with grad mode = create_graph)."""
         who = f"`{name}`" if name else "This tensor"
@@ -390,7 +392,7 @@ class Explainer:
                 " a gradient that a backward filled"
         msg = (f"{made} without create_graph=True: the backward computes gradients without recording a graph, "
                f"so {who} is a leaf that does not require grad and no backward reaches it.")
-        if loc is None and self._uses_create_graph():  # it may have run with create_graph=True
+        if create or (loc is None and self._uses_create_graph()):  # it may have run with create_graph=True
             msg = (f"{made}, and it has no history: a gradient has one only when the backward ran with "
                    "create_graph=True and the gradient depends on tensors that require grad (the gradient of a "
                    f"linear function is a constant), so {who} is a leaf that does not require grad and no "
