@@ -408,6 +408,13 @@ def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=F
         raise invalid()
     if dtype is None or (dtype is input._dtype and not copy):
         return input
+    if input._inference:
+        from ..autograd.grad_mode import state as _mode
+
+        if not _mode.inference:
+            from .inplace import inference_copy
+
+            return inference_copy(input, input._data.astype(dtype.np), dtype)
     out, node = record(ToCopyBackward0, input._data.astype(dtype.np), dtype,
                        (input if dtype.is_floating_point else None,))
     if node is not None:

@@ -378,6 +378,19 @@ class CopyBackwards(Node):
         return (zeros_like(g), gs)
 
 
+def inference_copy(input: Tensor, data: np.ndarray, dtype) -> Tensor:
+    """clone()/to() of an inference tensor outside inference_mode (data: the copy's values, dtype: its dtype).
+
+    PyTorch builds such a copy as ``empty(...).copy_(input)``: the new tensor is a normal one, so autograd
+    records the copy (CopyBackwards, edges (None, input)) when input requires grad, although an op with only
+    inference inputs records nothing."""
+    dst = Tensor._from_data(np.empty_like(data), dtype)
+    out, node = record(CopyBackwards, data, dtype, (dst, input))
+    if node is not None:
+        node.src_dtype = input._dtype
+    return out
+
+
 def copy_(self, src, non_blocking: bool = False):
     """Copy src's values into self (broadcasting src) (CopyBackwards)."""
     check_overlap(self, src)

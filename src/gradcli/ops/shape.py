@@ -424,7 +424,14 @@ class CloneBackward0(Node):
 
 
 def clone(input, *, memory_format=None):
-    """A copy with its own storage (CloneBackward0)."""
+    """A copy with its own storage (CloneBackward0; of an inference tensor: see inplace.inference_copy)."""
+    if isinstance(input, Tensor) and input._inference:
+        from ..autograd.grad_mode import state as _mode
+
+        if not _mode.inference:
+            from .inplace import inference_copy
+
+            return inference_copy(input, np.array(input._data, copy=True), input._dtype)
     out, _ = record(CloneBackward0, np.array(input._data, copy=True), input._dtype, (input,))
     return out
 
