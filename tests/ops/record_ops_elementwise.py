@@ -408,6 +408,14 @@ for op in ("torch.tanh", "torch.sigmoid", "torch.relu", "F.leaky_relu", "F.hardt
                                           "v = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0], requires_grad=True)\n"
                                           f"y, = torch.autograd.grad({op}(x), x, v, create_graph=True)", ["x", "v"])
 
+# sgn (sign on real tensors, its own node SgnBackward0 saving self); abs's backward is grad * self.sgn()
+case("unary/sgn/float32", "x = torch.tensor([-2.0, 0.0, 3.0, float('nan')], requires_grad=True)\ny = torch.sgn(x)", "x")
+case("unary/sgn/int", "y = torch.tensor([-2, 0, 3]).sgn()")
+case("unary/sgn/bool", "y = torch.tensor([True, False]).sgn()")
+case("backward_op/abs", "x = torch.tensor([-2.0, -0.5, 0.0, 0.5, 3.0], requires_grad=True)\n"
+                        "v = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0], requires_grad=True)\n"
+                        "y, = torch.autograd.grad(torch.abs(x), x, v, create_graph=True)", ["x", "v"])
+
 
 def main() -> None:
     import torch

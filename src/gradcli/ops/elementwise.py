@@ -702,11 +702,15 @@ erf, _ = _unary("erf", _erf_np, lambda g, s, r: g * (2 / math.sqrt(math.pi)) * (
 reciprocal, ReciprocalBackward0 = _unary("reciprocal", lambda a: 1 / a, lambda g, s, r: -g * (r * r),
                                          "self: -grad * (result * result)", save="result",
                                          sample_domain="positive")
-abs_, AbsBackward0 = _unary("abs", np.abs, lambda g, s, r: g * s.sign(), "self: grad * self.sgn()",
+abs_, AbsBackward0 = _unary("abs", np.abs, lambda g, s, r: g * sgn(s), "self: grad * self.sgn()",
                             keeps_int=True, methods=("abs", "absolute", "__abs__"), torch_names=("abs", "absolute"),
                             sample_domain="nonzero")
 sign, SignBackward0 = _unary("sign", _sign_np, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                              keeps_int=True)
+# sgn: sign extended to complex numbers; on real tensors the values of sign, but its own node, which saves self
+# (abs's backward is grad * self.sgn(), so abs's double backward goes through SgnBackward0)
+sgn, SgnBackward0 = _unary("sgn", _sign_np, lambda g, s, r: _zeros(g), "self: zeros_like(grad) (real self)",
+                           keeps_int=True)
 floor, _ = _unary("floor", np.floor, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                   keeps_int=True)
 ceil, _ = _unary("ceil", np.ceil, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None, keeps_int=True)
