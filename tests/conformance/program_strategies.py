@@ -156,7 +156,7 @@ def promote_vars(x: Var, y: Any, default: str) -> str:
 
 #: ops with jumps (rounding, comparisons, selection by order): an inexact input may land on either side
 DISCONTINUOUS_OPS = frozenset({
-    "floor", "ceil", "round", "trunc", "frac", "sign", "floor_divide", "rfloordiv", "remainder", "rmod",
+    "floor", "ceil", "round", "trunc", "frac", "sign", "sgn", "floor_divide", "rfloordiv", "remainder", "rmod",
     "eq", "ne", "lt", "le", "gt", "ge", "argmax", "argmin", "sort", "argsort", "topk", "kthvalue", "median",
     "max", "min", "amax", "amin", "maximum", "minimum", "fmax", "fmin", "clamp", "clamp_min", "clamp_max",
     "relu", "F.relu", "where", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or",
