@@ -323,3 +323,55 @@ def test_a_limit_that_is_no_number_is_an_invocation_error(run, tmp_path):
     (tmp_path / "p.py").write_text("x = 1\n")
     p = _gradcli(["run", "p.py", "--timeout", "nan"], tmp_path)
     assert p.returncode == 2 and "--timeout" in p.stderr and "Traceback" not in p.stderr
+
+
+# --- the text of a hugely shared nested list: refused before one long C call ---------------------------------
+@pytest.mark.parametrize("use, option", [
+    ("s = str(L)\n", "--max-elements"),
+    ("s = f'{L}'\n", "--max-elements"),
+    ("s = f'{L!r}'\n", "--max-elements"),
+    ("print(L)\n", "Print less"),
+    ("print('x', (1, {'k': L}))\n", "Print less"),
+])
+def test_text_of_a_hugely_shared_list(run, use, option):
+    # one list of 10^4 zeros shared 10^4 times: 3 * 10^8 characters, 40 s inside str() where no clock check
+    # can stop it (measured); a lower bound of the length is checked first
+    t0 = time.monotonic()
+    e = limit(run("L = [[0] * 10**4] * 10**4\n" + use), option, "characters")
+    assert e.line == 2 and time.monotonic() - t0 < 10
+
+
+def test_text_of_ordinary_containers_is_unchanged(run):
+    # the reference is Python's own str of the same values
+    src = ("L = [1, 2.5, 'a', (1,), {'k': [None, True]}, [], (), {}]\nC = []\nC.append(C)\n"
+           "print(L, str(L), f'{L}', f'{L!r}', C, str(C))\n")
+    C: list = []
+    C.append(C)
+    L = [1, 2.5, "a", (1,), {"k": [None, True]}, [], (), {}]
+    assert run(src).stdout == " ".join([str(L), str(L), f"{L}", f"{L!r}", str(C), str(C)]) + "\n"
+
+
+def test_text_size_is_a_lower_bound():
+    import random
+
+    from gradcli.lang.limits import text_size
+
+    rnd = random.Random(8)
+    leaves = [0, -7, 2.5, 1e300, float("nan"), True, None, "", "ab", "quote's", 10**30]
+
+    def build(depth):
+        k = rnd.random()
+        if depth > 3 or k < 0.4:
+            return rnd.choice(leaves)
+        items = [build(depth + 1) for _ in range(rnd.randrange(4))]
+        if k < 0.6:
+            return tuple(items)
+        if k < 0.8:
+            return {rnd.choice([1, "k", (2,), None, "a" * rnd.randrange(3)]): v for v in items}
+        return items
+
+    for _ in range(2000):
+        obj = build(0)
+        n = len(str(obj))
+        assert text_size(obj, 10**9) <= n, obj
+        assert text_size(obj, n - 1) <= n  # past the cap: cap + 1 = n at most

@@ -1514,6 +1514,7 @@ class Compiler:
         spec = self.expr(node.format_spec, scope) if node.format_spec is not None else None
         conv = node.conversion
         fmt = self.interp.ops.fmt
+        check_text = self.interp.budget.check_text
         line, col = self.pos(node)
         fix = errmap.fix
 
@@ -1521,6 +1522,8 @@ class Compiler:
             v = value(fr)
             s = spec(fr) if spec is not None else ""
             try:
+                if conv != -1:
+                    check_text(v)  # !s/!r/!a of a hugely shared nested list (Budget.check_text)
                 if conv == 115:
                     v = str(v)
                 elif conv == 114:

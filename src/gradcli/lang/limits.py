@@ -196,3 +196,86 @@ class Budget:
         cost = n >> 6 if what in ("str", "string", "bytes") else n >> 3
         if cost:
             self.charge(cost)
+
+    def check_text(self, obj: object, printing: bool = False) -> None:
+        """Raise ``limit`` before ``str(obj)`` of nested lists/tuples/dicts builds a text too long.
+
+        ``str`` of ``[[0] * 10**4] * 10**4`` -- one small list shared 10^4 times -- writes 3 * 10^8
+        characters in one C call that no step count or clock check can interrupt (40 s, measured).  A lower
+        bound of its length (:func:`text_size`) is checked first: against the output still allowed when
+        ``printing``, else against the element limit for a string (as ``check_size`` of a ``str``).
+        Anything but a list, tuple or dict returns at once.
+        """
+        t = type(obj)
+        if t is not list and t is not tuple and t is not dict:
+            return
+        if printing:
+            left = self.limits.max_output - self.output
+            if text_size(obj, left) > left:
+                raise limit_error(f"the program would print more than {self.limits.max_output:,} characters",
+                                  "max_output")
+        else:
+            cap = self.limits.max_elements
+            n = text_size(obj, cap)
+            if n > cap:
+                raise limit_error(f"the text of this {t.__name__} has more than {cap:,} characters (the limit of "
+                                  f"{cap:,} elements for a str)", "max_elements")
+
+
+_NESTED = (list, tuple, dict)
+
+
+class _Over(Exception):
+    pass
+
+
+def text_size(obj: object, cap: int) -> int:
+    """A lower bound of ``len(str(obj))``, or ``cap + 1`` as soon as it passes ``cap``.
+
+    Nested lists/tuples/dicts count each appearance of a shared object (as ``str`` writes it each time) but
+    walk each object once (memo by id), so ``[[0] * 10**4] * 10**4`` costs 2 * 10^4 visits; a cycle counts
+    as the 5 characters of ``[...]``.  Each separator, bracket and non-string item counts one character, a
+    string its length + 2 (quotes).  Containers nested deeper than 500 count 2.
+    """
+    memo: dict = {}
+
+    def size(o: object, depth: int) -> int:
+        t = type(o)
+        if t is str:
+            return len(o) + 2
+        if t not in _NESTED:
+            return 1
+        k = id(o)
+        got = memo.get(k)
+        if got is not None:
+            return got
+        if depth > 500:
+            return 2
+        memo[k] = 5  # in progress: a cycle is written as [...]
+        elems = o if t is not dict else [*o.keys(), *o.values()]
+        kinds = set(map(type, elems))  # C speed
+        total = 2 + 2 * max(0, len(elems) - 1)  # brackets, ", " (and a dict's ": ")
+        if str in kinds:
+            total += sum(map(len, [e for e in elems if type(e) is str]))
+        if kinds.isdisjoint(_NESTED):
+            total += len(elems)
+        else:
+            for e in elems:
+                te = type(e)
+                if te is list or te is tuple or te is dict:
+                    total += size(e, depth + 1)
+                elif te is not str:
+                    total += 1
+                if total > cap:
+                    raise _Over
+        if total > cap:
+            raise _Over
+        memo[k] = total
+        return total
+
+    if type(obj) not in _NESTED:  # at the top, a string has no quotes (and str('') is empty)
+        return len(obj) if type(obj) is str else 0
+    try:
+        return size(obj, 0)
+    except _Over:
+        return cap + 1

@@ -133,6 +133,7 @@ class Operators:
                         raise limit_error(
                             f"format spec {spec!r}: width or precision above {max_width:,}", "max_format_width"
                         )
+            budget.check_text(v)  # f"{L}" of a hugely shared nested list (Budget.check_text)
             return format(v, spec)
 
         self.binary = {

@@ -10,6 +10,8 @@ isinstance True False None`` plus ``enumerate zip reversed str dict``.
   through :data:`CONSTRUCTOR_OVERRIDES` (the interpreter's call path swaps
   them), which checks sizes and charges the steps a C-level loop over a
   ``range`` would take;
+* ``str``/``print`` of nested lists/tuples/dicts check a lower bound of the text's length first
+  (``Budget.check_text``: a list shared 10^4 times would otherwise be written in one C call);
 * ``sum``/``min``/``max`` charge ``len(range)`` steps before looping in C;
   ``enumerate``/``zip``/``reversed`` are generators that tick per item, so no
   builtin can loop in C for longer than the step budget allows.
@@ -46,6 +48,7 @@ class OutputBuffer:
 def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], dict[Any, Callable]]:
     """(builtins by name, constructor overrides by type) for one run."""
     tick = budget.tick
+    check_text = budget.check_text
 
     def charge_range(obj: Any, build: bool = False) -> None:
         # a C-level loop over a range costs its length in steps (and, to build a container, its size)
@@ -66,6 +69,8 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
             raise TypeError(f"sep must be None or a string, not {type(sep).__name__}")
         if not isinstance(end, str):
             raise TypeError(f"end must be None or a string, not {type(end).__name__}")
+        for a in args:
+            check_text(a, True)  # a hugely shared nested list: refused before str() spends minutes in C
         out.write(sep.join([str(a) for a in args]) + end)
 
     def sum_(iterable: Any, /, start: Any = 0) -> Any:
@@ -192,5 +197,10 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         "str": str,
         "dict": dict,
     }
-    overrides: dict[Any, Callable] = {list: list_, tuple: tuple_, dict: dict_}
+    def str_(*args: Any, **kwargs: Any) -> str:
+        if args:
+            check_text(args[0])  # the text of nested containers: bounded like any str (Budget.check_text)
+        return str(*args, **kwargs)
+
+    overrides: dict[Any, Callable] = {list: list_, tuple: tuple_, dict: dict_, str: str_}
     return names, overrides
