@@ -358,6 +358,16 @@ def _clean(v: Any) -> Any:
     return v
 
 
+def _tolist(t: Any) -> Any:
+    """t's values as nested lists; PyTorch's storage-less zero tensors (the gradient of sgn, ...) as zeros."""
+    t = t.detach().cpu()
+    if getattr(t, "_is_zerotensor", lambda: False)():
+        import torch
+
+        return torch.zeros(t.shape, dtype=t.dtype).tolist()
+    return t.tolist()
+
+
 def tensor_record(name: str, t: Any) -> dict:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -374,8 +384,8 @@ def tensor_record(name: str, t: Any) -> dict:
         "is_leaf": gf is None,
         "grad_fn": type(gf).__name__ if gf is not None else None,
         "retains_grad": bool(t.retains_grad),
-        "data": _clean(t.detach().cpu().tolist()),
-        "grad": _clean(grad.detach().cpu().tolist()) if grad is not None else None,
+        "data": _clean(_tolist(t)),
+        "grad": _clean(_tolist(grad)) if grad is not None else None,
     }
 
 
