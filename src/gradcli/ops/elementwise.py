@@ -180,9 +180,12 @@ class MulBackward0(Node):
 
 def mul(input, other):
     """input * other, elementwise with broadcasting (MulBackward0)."""
-    if type(other) is float and type(input) is Tensor and input._dtype.category == 2:
-        # hot path (issue 9: a float tensor times a Python float, also every such backward step): what the
-        # general path computes, without its dispatch (numpy keeps the float weak: input's dtype)
+    k = type(other)
+    if (k is float or k is int and -16777216 <= other <= 16777216) and type(input) is Tensor \
+            and input._dtype.category == 2:
+        # hot path (issue 9: a float tensor times a Python float or small int, also every such backward
+        # step): what the general path computes, without its dispatch (numpy keeps the number weak: input's
+        # dtype; an int is converted exactly as with dtype=)
         data = np.multiply(input._data, other)
         out, node = record(MulBackward0, data, input._dtype, (input, None))
         if node is not None:
