@@ -1,6 +1,6 @@
 """``python -m gradcli``: the same entry point as the ``gradcli`` script."""
 
-from gradcli.cli import main
+from gradcli.cli import script
 
 if __name__ == "__main__":  # pragma: no cover - exercised by subprocess tests
-    raise SystemExit(main(prog_name="gradcli"))
+    script()

@@ -9,12 +9,12 @@ read exactly the names in its ``_gradcli_public``.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Optional
 
 import numpy as np
 
 from .autograd import dtypes as dt
-from .autograd import engine, grad_mode
+from .autograd import anomaly, engine, grad_mode
 from .autograd.tensor import Size, Tensor
 from .ops import registry
 
@@ -22,24 +22,32 @@ __all__ = ["Namespace", "make_globals", "torch_namespace"]
 
 
 class Namespace:
-    """A read-only module-like object (``torch``, ``torch.autograd`` ...) exposing ``members``."""
+    """A read-only module-like object (``torch``, ``torch.autograd`` ...) exposing ``members``.
 
-    def __init__(self, name: str, members: dict[str, Any]) -> None:
+    ``lazy`` maps further member names to ``(module, attribute)`` of gradcli.autograd, imported
+    at the first read (start-up time: most files use none of Function, gradcheck, functional,
+    checkpoint); they are public names like the others.
+    """
+
+    def __init__(self, name: str, members: dict[str, Any], lazy: Optional[dict[str, tuple[str, str]]] = None) -> None:
         self._name = name
         for k, v in members.items():
             object.__setattr__(self, k, v)
-        self._gradcli_public = frozenset(members)
+        self._lazy = dict(lazy or {})
+        self._gradcli_public = frozenset(members) | frozenset(self._lazy)
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for a name not set yet: a lazy member's first read
+        lazy = self.__dict__.get("_lazy") or {}
+        if name not in lazy:
+            raise AttributeError(f"module '{self.__dict__.get('_name')}' has no attribute '{name}'")
+        module, attr = lazy[name]
+        value = getattr(importlib.import_module(f"gradcli.autograd.{module}"), attr)
+        object.__setattr__(self, name, value)
+        return value
 
     def __repr__(self) -> str:
         return f"<module '{self._name}'>"
-
-
-def _optional(module: str, attr: str):
-    try:
-        mod = importlib.import_module(f"gradcli.autograd.{module}")
-    except ModuleNotFoundError:
-        return None
-    return getattr(mod, attr, None)
 
 
 def is_tensor(obj) -> bool:
@@ -103,35 +111,23 @@ def torch_namespace() -> Namespace:
         "is_tensor": is_tensor, "numel": numel, "allclose": allclose, "isclose": isclose, "equal": equal,
         "is_floating_point": is_floating_point,
     })
-    autograd_members: dict[str, Any] = {"backward": engine.backward, "grad": engine.grad}
-    for mod, attr, name in (("function", "Function", "Function"), ("function", "once_differentiable", None),
-                            ("gradcheck", "gradcheck", "gradcheck"), ("gradcheck", "gradgradcheck", "gradgradcheck"),
-                            ("anomaly", "detect_anomaly", "detect_anomaly"),
-                            ("anomaly", "set_detect_anomaly", "set_detect_anomaly")):
-        obj = _optional(mod, attr)
-        if obj is not None and name:
-            autograd_members[name] = obj
-    functional_members = {}
-    for name in ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp"):
-        obj = _optional("functional", name)
-        if obj is not None:
-            functional_members[name] = obj
     for name in ("is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"):
-        obj = _optional("anomaly", name)
-        if obj is not None:
-            members[name] = obj
-    autograd_members["functional"] = Namespace("torch.autograd.functional", functional_members)
-    once = _optional("function", "once_differentiable")
-    if once is not None:
-        autograd_members["function"] = Namespace("torch.autograd.function",
-                                                 {"once_differentiable": once,
-                                                  "Function": autograd_members.get("Function")})
-    members["autograd"] = Namespace("torch.autograd", autograd_members)
+        members[name] = getattr(anomaly, name)
+    autograd_members: dict[str, Any] = {
+        "backward": engine.backward, "grad": engine.grad, "detect_anomaly": anomaly.detect_anomaly,
+        "set_detect_anomaly": anomaly.set_detect_anomaly,
+        "functional": Namespace("torch.autograd.functional", {}, {
+            name: ("functional", name) for name in ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")}),
+        "function": Namespace("torch.autograd.function", {}, {
+            "once_differentiable": ("function", "once_differentiable"), "Function": ("function", "Function")}),
+    }
+    members["autograd"] = Namespace("torch.autograd", autograd_members, {
+        "Function": ("function", "Function"), "gradcheck": ("gradcheck", "gradcheck"),
+        "gradgradcheck": ("gradcheck", "gradgradcheck")})
     F = functional_namespace()
     members["nn"] = Namespace("torch.nn", {"functional": F})
-    ckpt = _optional("checkpoint", "checkpoint")
     members["utils"] = Namespace("torch.utils", {
-        "checkpoint": Namespace("torch.utils.checkpoint", {"checkpoint": ckpt} if ckpt else {})})
+        "checkpoint": Namespace("torch.utils.checkpoint", {}, {"checkpoint": ("checkpoint", "checkpoint")})})
     return Namespace("torch", members)
 
 

@@ -610,16 +610,73 @@ def compare_command(
 from . import cli_explain as _cli_explain  # noqa: E402,F401 - registers why, lint, modes (issue 7)
 
 
+def _app_for(args: list[str]) -> typer.Typer:
+    """The app to run ``args`` with: when they start with a command's name, a copy of :data:`app`
+    holding that one command (and the root callback, so it is still the ``gradcli`` group and its
+    usage lines, help and errors are the same), since typer builds the click command -- every
+    parameter's type hints -- of each registered command on every call; otherwise :data:`app`."""
+    if not args or args[0].startswith("-"):
+        return app
+    from typer.main import get_command_name
+
+    for info in app.registered_commands:
+        name = info.name or get_command_name(info.callback.__name__)
+        if name == args[0]:
+            import copy
+
+            lean = copy.copy(app)
+            lean.registered_commands = [info]
+            return lean
+    return app
+
+
 def main(argv: Optional[list[str]] = None, prog_name: str = "gradcli") -> int:
     """Entry point of the ``gradcli`` script and ``python -m gradcli``; returns the exit status."""
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        app(args=argv, prog_name=prog_name)
+        _app_for(args)(args=args, prog_name=prog_name)
     except SystemExit as exc:
         code = exc.code
         if code is None:
             return _leave(int(ExitStatus.SUCCESS))
         return _leave(code if isinstance(code, int) else int(ExitStatus.ERROR))
     return _leave(int(ExitStatus.SUCCESS))
+
+
+def script() -> None:
+    """The ``gradcli`` console script and ``python -m gradcli``: :func:`main`, then the process ends.
+
+    When the output is flushed, the atexit handlers have run and no other thread is alive, it ends
+    with ``os._exit``: the interpreter's teardown (freeing every module and object one by one) is
+    about 7% of a small run's instructions and grows with the graph a file built.  Otherwise (a
+    write to a closed pipe, another thread) it ends as usual, through ``sys.exit``.
+    """
+    code = main()
+    if _threading_alone():
+        import atexit
+        import os
+
+        if _flushed():
+            atexit._run_exitfuncs()
+            if _flushed():
+                os._exit(code)
+    sys.exit(code)
+
+
+def _threading_alone() -> bool:
+    """No thread but the main one is alive (the teardown would wait for them)."""
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
+
+
+def _flushed() -> bool:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except Exception:  # noqa: BLE001 - e.g. a closed pipe: the usual exit reports it as before
+            return False
+    return True
 
 
 def _leave(code: int) -> int:

@@ -67,3 +67,30 @@ def test_installed_script_and_python_m_agree():
     assert a.returncode == b.returncode == 0
     assert a.stdout == b.stdout
     assert a.stdout.startswith("Usage: gradcli ")
+
+
+def test_python_m_gradcli_help_imports_neither_numpy_nor_rich():
+    # the real entry point (script(), as the console script), seen by the interpreter's own import log
+    out = subprocess.run([sys.executable, "-X", "importtime", "-m", "gradcli", "--help"],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and out.stdout.startswith("Usage: gradcli ")
+    imported = {line.rsplit("|", 1)[-1].strip() for line in out.stderr.splitlines() if line.count("|") == 2}
+    assert "typer" in imported  # the log is the one we think it is
+    assert not {m for m in imported if m.split(".")[0] in ("numpy", "rich")}, sorted(imported)
+
+
+def test_script_exit_keeps_output_status_and_atexit(tmp_path):
+    # script() ends the process with os._exit after flushing and running atexit handlers: nothing may be lost
+    f = tmp_path / "big.py"
+    f.write_text("for i in range(30000):\n    print(i)\nassert False, 'last'\n", encoding="utf-8")
+    code = ("import atexit, sys\n"
+            "atexit.register(lambda: sys.stderr.write('ATEXIT-RAN\\n'))\n"
+            "from gradcli.cli import script\n"
+            "sys.argv = ['gradcli', 'run', %r, '--json']\n"
+            "script()\n" % str(f))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 1  # the file failed: exit status 1 (SPEC)
+    doc = __import__("json").loads(out.stdout)
+    assert doc["stdout"].splitlines() == [str(i) for i in range(30000)]
+    assert doc["error"]["kind"] == "assertion" and doc["error"]["message"] == "last"
+    assert out.stderr.strip().endswith("ATEXIT-RAN")

@@ -67,7 +67,6 @@ from __future__ import annotations
 import math
 import threading
 from collections.abc import Sequence
-from fractions import Fraction
 
 import numpy as np
 
@@ -275,14 +274,31 @@ def _numpy_mt_works() -> bool:
         return False
 
 
-#: Use numpy's C implementation of the Mersenne Twister (checked against the pure one at import).
-USE_NUMPY_ENGINE = _numpy_mt_works()
+#: Use numpy's C implementation of the Mersenne Twister (checked against the pure one when the
+#: first engine is built; None until then: the check imports numpy.random, ~20 ms of start-up).
+USE_NUMPY_ENGINE: bool | None = None
 
 
 def _make_engine(key: np.ndarray, pos: int):
+    global USE_NUMPY_ENGINE
+    if USE_NUMPY_ENGINE is None:
+        USE_NUMPY_ENGINE = _numpy_mt_works()
     if USE_NUMPY_ENGINE:
         return _NumpyMT19937(key, pos)
     return _PureMT19937(key, pos)
+
+
+class _Unbuilt:
+    """The (key, pos) state of an engine not built yet: seeding alone never draws, so a run
+    that seeds (every run does) but draws nothing never builds one."""
+
+    __slots__ = ("key", "pos")
+
+    def __init__(self, key: np.ndarray, pos: int) -> None:
+        self.key, self.pos = key, pos
+
+    def get_state(self):
+        return self.key.copy(), self.pos
 
 
 # --------------------------------------------------------------------------------------
@@ -324,6 +340,8 @@ def _round_to_odd(s, err):
 
 
 def _fma64_exact_scalar(a: float, b: float, c: float) -> float:
+    from fractions import Fraction  # rare path; fractions imports decimal (start-up time)
+
     return float(Fraction(a) * Fraction(b) + Fraction(c))
 
 
@@ -751,7 +769,7 @@ class Generator:
 
     def __init__(self, seed: int = DEFAULT_SEED) -> None:
         self._seed = 0
-        self._engine = None
+        self._eng = None
         self._next_double_normal: float | None = None
         self.manual_seed(seed)
 
@@ -767,9 +785,17 @@ class Generator:
         Twister only uses its low 32 bits.  Negative seeds wrap modulo 2**64.
         """
         self._seed = _check_seed(seed)
-        self._engine = _make_engine(_seed_key(self._seed), _N)
+        self._eng = _Unbuilt(_seed_key(self._seed), _N)
         self._next_double_normal = None
         return self
+
+    @property
+    def _engine(self):
+        """The Mersenne Twister, built at the first draw."""
+        eng = self._eng
+        if type(eng) is _Unbuilt:
+            eng = self._eng = _make_engine(eng.key, eng.pos)
+        return eng
 
     def initial_seed(self) -> int:
         """The seed last given to :meth:`manual_seed` (as an unsigned 64-bit integer)."""
@@ -777,21 +803,21 @@ class Generator:
 
     def get_state(self) -> tuple:
         """An opaque snapshot of the generator (for ``set_state``; e.g. to replay draws)."""
-        key, pos = self._engine.get_state()
+        key, pos = self._eng.get_state()
         return (self._seed, key, pos, self._next_double_normal)
 
     def set_state(self, state: tuple) -> Generator:
         """Restore a snapshot taken with :meth:`get_state`; returns self."""
         seed, key, pos, nxt = state
         self._seed = int(seed)
-        self._engine = _make_engine(np.array(key, dtype=_U32), int(pos))
+        self._eng = _Unbuilt(np.array(key, dtype=_U32), int(pos))
         self._next_double_normal = nxt
         return self
 
     def clone(self) -> Generator:
         """An independent generator in the same state."""
         g = Generator.__new__(Generator)
-        g._engine = None
+        g._eng = None
         g._next_double_normal = None
         return g.set_state(self.get_state())
 
