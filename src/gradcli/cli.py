@@ -646,7 +646,7 @@ def main(argv: Optional[list[str]] = None, prog_name: str = "gradcli") -> int:
 def script() -> None:
     """The ``gradcli`` console script and ``python -m gradcli``: :func:`main`, then the process ends.
 
-    When the output is flushed, the atexit handlers have run and no other thread is alive, it ends
+    When the output is flushed, the atexit handlers have run and no non-daemon thread is alive, it ends
     with ``os._exit``: the interpreter's teardown (freeing every module and object one by one) is
     about 7% of a small run's instructions and grows with the graph a file built.  Otherwise (a
     write to a closed pipe, another thread) it ends as usual, through ``sys.exit``.
@@ -664,9 +664,13 @@ def script() -> None:
 
 
 def _threading_alone() -> bool:
-    """No thread but the main one is alive (the teardown would wait for them)."""
+    """No thread but the main one and daemon threads (the idle run worker) is alive: the usual exit
+    would wait for a non-daemon thread, and ends daemon threads as ``os._exit`` does."""
     threading = sys.modules.get("threading")
-    return threading is None or threading.active_count() == 1
+    if threading is None:
+        return True
+    main = threading.main_thread()
+    return all(t is main or t.daemon for t in threading.enumerate())
 
 
 def _flushed() -> bool:
