@@ -357,10 +357,20 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 for g in grads:
                     if g is not None:
                         owned.pop(id(g), None)
+            captured = None
+            if captures and type(node) is not AccumulateGrad and any(
+                    (node, nr) in captures for nr in range(node.num_outputs)):
+                # PyTorch (engine.cpp evaluate_function) captures a node that will run with the incoming
+                # gradients as they are, and one that will not after its tensor pre-hooks
+                captured = grads if any(nx is not None and nx in needed for nx, _ in node.next_functions) \
+                    else None
+                captured = list(captured) if captured is not None else None
             if node._pre_hooks:
                 for nr, hooks in node._pre_hooks.items():
                     if nr >= 0 and grads[nr] is not None and hooks:
                         grads[nr] = _call_hooks(hooks, grads[nr])
+            if captured is None and captures and type(node) is not AccumulateGrad:
+                captured = list(grads)  # after tensor hooks (retain_grad adds nothing to the gradient)
             if node._retained:
                 for nr, ref in node._retained.items():
                     t = ref()
@@ -379,8 +389,8 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
             if captures and type(node) is not AccumulateGrad:
                 for nr in range(node.num_outputs):
                     cell = captures.get((node, nr))
-                    if cell is not None and grads[nr] is not None:
-                        cell[0] = _add(cell[0], grads[nr])
+                    if cell is not None and captured[nr] is not None:
+                        cell[0] = _add(cell[0], captured[nr])
             if type(node) is AccumulateGrad:
                 g = grads[0]
                 if g is not None:
