@@ -71,7 +71,7 @@ def _cast_name(d) -> str:
 
 def _internal_overlap(a: np.ndarray) -> bool:
     """Does some memory location hold more than one element of ``a`` (an expanded tensor)?"""
-    return any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))
+    return a.size > 0 and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))  # empty: nothing shared
 
 
 def apply_inplace(t: Tensor, compute, *, check: bool = True, overlap_ok: bool = False) -> Tensor:

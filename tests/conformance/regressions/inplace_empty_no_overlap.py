@@ -1,0 +1,10 @@
+# an in-place op on an empty tensor: nothing overlaps (gradcli called a 0-element broadcast result overlapping; generator finding)
+x1 = torch.ones(4, 4, requires_grad=True)
+t6 = x1.narrow(0, 3, 0)
+t9 = t6.sub(-0.25)
+with torch.no_grad():
+    t9 /= (t6.abs() + 0.5)
+e = torch.ones(0, 3)
+e.mul_(2)
+e.add_(torch.ones(3))
+print(t9, e)
