@@ -489,8 +489,9 @@ def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name
     """Define and register a unary op: forward npfn, backward ``rule(grad, self, result)``."""
     node_cls = type(node_name or f"{name.capitalize()}Backward0", (Node,), {
         "__slots__": (), "formula": formula,
-        "apply": (lambda self, grads: (rule(grads[0], self._unpack(0) if save == "self" else None,
-                                            self._unpack(0) if save == "result" else None),)),
+        "apply": (lambda self, grads: (rule(grads[0], self._unpack(0) if save in ("self", "both") else None,
+                                            self._unpack(0) if save == "result" else
+                                            self._unpack(1) if save == "both" else None),)),
     })
     node_cls.__module__ = __name__
 
@@ -512,6 +513,8 @@ def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name
                 node._save(saved(input))
             elif save == "result":
                 node._save(SavedOutput(out))
+            elif save == "both":
+                node._save(saved(input), SavedOutput(out))
         return out
 
     fn.__name__ = name
@@ -711,9 +714,10 @@ abs_, AbsBackward0 = _unary("abs", np.abs, lambda g, s, r: g * sgn(s), "self: gr
 sign, SignBackward0 = _unary("sign", _sign_np, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                              keeps_int=True)
 # sgn: sign extended to complex numbers; on real tensors the values of sign, but its own node, which saves self
+# and result (sgn_backward(self, grad, result)): an in-place change of either fails the backward
 # (abs's backward is grad * self.sgn(), so abs's double backward goes through SgnBackward0)
 sgn, SgnBackward0 = _unary("sgn", _sign_np, lambda g, s, r: _zeros(g), "self: zeros_like(grad) (real self)",
-                           keeps_int=True)
+                           keeps_int=True, save="both")
 floor, _ = _unary("floor", np.floor, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                   keeps_int=True)
 ceil, _ = _unary("ceil", np.ceil, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None, keeps_int=True)

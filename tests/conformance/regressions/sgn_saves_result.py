@@ -1,0 +1,5 @@
+# SgnBackward0 saves self and its result: an in-place change of the result fails the backward (generator finding)
+x3 = torch.ones((3, 2), requires_grad=True)
+t4 = x3.sgn()
+t4.log1p_()
+t4.sum().backward()
