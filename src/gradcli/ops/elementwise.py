@@ -424,12 +424,15 @@ class PowBackward2(Node):
     formula = "exponent: grad * result * log(self)  (self a number; 0 where self == 0 and exponent >= 0)"
 
     def apply(self, grads):
+        # PyTorch saves exponent and result (pow_backward_exponent(grad, self, exponent, result)): an in-place
+        # change of the result fails the backward
         g = grads[0]
         e = self._unpack(0)
+        r = self._unpack(1)
         b = self.base
         if b == 0:
-            return (where(e >= 0, 0.0, g * (pow(b, e) * math.log(b) if b > 0 else float("nan"))),)
-        return (g * (pow(b, e) * math.log(b)) if b > 0 else g * float("nan"),)
+            return (where(e >= 0, 0.0, g * (r * math.log(b) if b > 0 else float("nan"))),)
+        return (g * (r * math.log(b)) if b > 0 else g * float("nan"),)
 
 
 def pow(input, exponent):
@@ -441,7 +444,7 @@ def pow(input, exponent):
         out, node = record(PowBackward2, data, dtype, (exponent,))
         if node is not None:
             node.base = input
-            node._save(saved(exponent))
+            node._save(saved(exponent), SavedOutput(out))
         return out
     dtype = _binary_dtype(input, exponent)
     if isinstance(exponent, Tensor):

@@ -243,6 +243,7 @@ def check_overlap(t: Tensor, src) -> None:
     a, b = t._data, src._data
     if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b):
         return
+    check_inplace(t)  # autograd's checks (leaf_inplace, ...) come before the kernel's overlap assertion
     same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
             and a.strides == b.strides)
     if not same:
