@@ -1208,6 +1208,14 @@ register("mul", mul, "elementwise", torch=("mul", "multiply"),
 register("div", div, "elementwise", torch=("div", "divide", "true_divide"),
          methods=("div", "divide", "true_divide", "__truediv__"), nodes=("DivBackward0", "DivBackward2"),
          formula=DivBackward0.formula, sample="binary_nonzero")
+def true_divide(input, other):
+    """torch.true_divide / Tensor.true_divide: div without rounding_mode (PyTorch's alias takes none, so
+    passing one is a TypeError)."""
+    return div(input, other)
+
+
+REGISTRY["div"].extra["torch_fns"] = {"true_divide": true_divide}
+REGISTRY["div"].extra["method_fns"] = {"true_divide": true_divide}
 register("rdiv", rdiv, "elementwise", torch=(), methods=("__rtruediv__",), nodes=("MulBackward0",),
          formula="number / self = reciprocal(self) * number", sample="scalar_first_nonzero")
 register("floor_divide", floor_divide, "elementwise", methods=("floor_divide", "__floordiv__"),

@@ -61,8 +61,10 @@ def register(name: str, fn: Callable, group: str, *, torch=None, F=(), methods=N
 
 def torch_functions() -> dict[str, Callable]:
     """``torch.NAME`` -> function, from the registry (``extra["torch_fn"]`` where the function form takes
-    its arguments differently from the method, e.g. ``torch.permute(x, dims)`` vs ``x.permute(*dims)``)."""
-    return {n: op.extra.get("torch_fn", op.fn) for op in REGISTRY.values() for n in op.torch}
+    its arguments differently from the method, e.g. ``torch.permute(x, dims)`` vs ``x.permute(*dims)``;
+    ``extra["torch_fns"]`` maps one spelling whose signature differs, e.g. ``true_divide``, to its own)."""
+    return {n: op.extra.get("torch_fns", {}).get(n, op.extra.get("torch_fn", op.fn))
+            for op in REGISTRY.values() for n in op.torch}
 
 
 def f_functions() -> dict[str, Callable]:

@@ -1,0 +1,7 @@
+# torch.true_divide / Tensor.true_divide take no rounding_mode (PyTorch TypeError), unlike div (generator finding)
+x = torch.tensor([3.0, -4.5], requires_grad=True)
+a = torch.true_divide(x, 2)
+b = x.true_divide(torch.tensor(2.0))
+c = torch.div(x, 2, rounding_mode='floor')
+print(a, b, c)
+d = torch.true_divide(x, 1.5, rounding_mode='floor')
