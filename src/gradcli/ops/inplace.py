@@ -74,13 +74,26 @@ def _internal_overlap(a: np.ndarray) -> bool:
     return a.size > 0 and any(st == 0 and n > 1 for st, n in zip(a.strides, a.shape))  # empty: nothing shared
 
 
-def apply_inplace(t: Tensor, compute, *, check: bool = True, overlap_ok: bool = False) -> Tensor:
+def _dispatches(other, wraps_number: bool) -> bool:
+    """Does ``other`` bring autograd into an op on an inference tensor: a normal tensor, or a Python number
+    that PyTorch wraps in a normal tensor (the Tensor overloads of add_/sub_/mul_/div_)?"""
+    if isinstance(other, Tensor):
+        return not other._inference
+    return wraps_number and isinstance(other, (int, float, bool))
+
+
+def apply_inplace(t: Tensor, compute, *, check: bool = True, overlap_ok: bool = False,
+                  autograd_inputs: bool = False) -> Tensor:
     """Run ``compute(old) -> Tensor`` out of place and write the result into t, rebasing t's history.
 
     compute receives an alias of t's current value; the result must broadcast to t's shape.  Raises
     leaf_inplace, and a runtime error when the result's dtype cannot be cast to t's (e.g. float into long).
+    autograd_inputs: another input is a normal tensor (see _dispatches).  For an inference tensor changed
+    outside inference_mode, PyTorch's autograd checks (leaf_inplace, ...) run only when one is; the kernel
+    then writes the values and the version bump fails (runtime), before any history is recorded.
     """
-    if check:
+    outside = t._inference and not mode.inference
+    if check and (autograd_inputs or not outside):
         check_inplace(t)
     if not overlap_ok and _internal_overlap(t._data):  # PyTorch's assert_no_internal_overlap (fill_ allows it)
         raise error_class("runtime")(
@@ -105,6 +118,11 @@ def apply_inplace(t: Tensor, compute, *, check: bool = True, overlap_ok: bool = 
                 f"{list(np.broadcast_shapes(t._data.shape, src.shape)) if _bc(t._data.shape, src.shape) else list(src.shape)}"
             ) from None
     np.copyto(t._data, src, casting="unsafe")
+    if outside:
+        raise error_class("runtime")(
+            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get "
+            "a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
+            "details.")
     t._version[0] += 1
     _bumps((t._version, t._version[0], _pos.loc))  # for the explainers (app/related.py)
     node = out._grad_fn
@@ -118,11 +136,6 @@ def apply_inplace(t: Tensor, compute, *, check: bool = True, overlap_ok: bool = 
             t._requires_grad = True
             if t._retains_grad:
                 t._attach_retain()
-    if t._inference and not mode.inference:
-        raise error_class("runtime")(
-            "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get "
-            "a normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more "
-            "details.")
     return t
 
 
@@ -255,31 +268,36 @@ def check_overlap(t: Tensor, src) -> None:
 def add_(self, other, *, alpha=1):
     """self += alpha * other in place (AddBackward0)."""
     check_overlap(self, other)
-    return apply_inplace(self, lambda old: old.add(other, alpha=alpha))
+    return apply_inplace(self, lambda old: old.add(other, alpha=alpha),
+                         autograd_inputs=_dispatches(other, True))
 
 
 def sub_(self, other, *, alpha=1):
     """self -= alpha * other in place (SubBackward0)."""
     check_overlap(self, other)
-    return apply_inplace(self, lambda old: old.sub(other, alpha=alpha))
+    return apply_inplace(self, lambda old: old.sub(other, alpha=alpha),
+                         autograd_inputs=_dispatches(other, True))
 
 
 def mul_(self, other):
     """self *= other in place (MulBackward0)."""
     check_overlap(self, other)
-    return apply_inplace(self, lambda old: old.mul(other))
+    return apply_inplace(self, lambda old: old.mul(other),
+                         autograd_inputs=_dispatches(other, True))
 
 
 def div_(self, other, *, rounding_mode=None):
     """self /= other in place (DivBackward0); an integer tensor cannot hold the float result."""
     check_overlap(self, other)
-    return apply_inplace(self, lambda old: old.div(other, rounding_mode=rounding_mode))
+    return apply_inplace(self, lambda old: old.div(other, rounding_mode=rounding_mode),
+                         autograd_inputs=_dispatches(other, True))
 
 
 def pow_(self, exponent):
     """self **= exponent in place."""
     check_overlap(self, exponent)
-    return apply_inplace(self, lambda old: old.pow(exponent))
+    return apply_inplace(self, lambda old: old.pow(exponent),
+                         autograd_inputs=_dispatches(exponent, False))
 
 
 def clamp_(self, min=None, max=None):
@@ -290,13 +308,15 @@ def clamp_(self, min=None, max=None):
 def clamp_min_(self, min):
     """Clamp from below in place (ClampMinBackward0 for a number, as the out-of-place clamp_min)."""
     check_overlap(self, min)
-    return apply_inplace(self, lambda old: old.clamp_min(min))
+    return apply_inplace(self, lambda old: old.clamp_min(min),
+                         autograd_inputs=_dispatches(min, False))
 
 
 def clamp_max_(self, max):
     """Clamp from above in place (ClampMaxBackward0 for a number, as the out-of-place clamp_max)."""
     check_overlap(self, max)
-    return apply_inplace(self, lambda old: old.clamp_max(max))
+    return apply_inplace(self, lambda old: old.clamp_max(max),
+                         autograd_inputs=_dispatches(max, False))
 
 
 def _unary_inplace(name):
@@ -413,7 +433,7 @@ def copy_(self, src, non_blocking: bool = False):
             node.src_dtype = src._dtype
         return out
 
-    return apply_inplace(self, compute)
+    return apply_inplace(self, compute, autograd_inputs=_dispatches(src, False))
 
 
 class IndexPutBackward0(Node):
