@@ -175,10 +175,24 @@ class MeanBackward1(Node):
         return (_expand_back(grads[0], self.shape, self.dims, self.keepdim) / self.count,)
 
 
+def check_out_variant(input: Tensor, name: str) -> None:
+    """mean/var/std/logsumexp of an inference tensor that requires grad, with grad mode on outside
+    inference_mode: PyTorch computes them through an ``out=`` kernel (autograd is not dispatched to for the
+    inference input) and refuses, naming that kernel (runtime)."""
+    from ..autograd.grad_mode import state
+
+    if input._inference and input._requires_grad and state.enabled and not state.inference:
+        from ..errors import error_class
+
+        raise error_class("runtime")(f"{name}(): functions with out=... arguments don't support automatic "
+                                     "differentiation, but one of the arguments requires grad.")
+
+
 def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
     """Arithmetic mean (MeanBackward0 / MeanBackward1).  Integer tensors are an error, as in PyTorch."""
     if not isinstance(input, Tensor):
         raise TypeError(f"mean(): argument 'input' must be Tensor, not {type(input).__name__}")
+    check_out_variant(input, "sum")
     odt = dtype or input._dtype
     if not odt.is_floating_point:
         from ..errors import error_class

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..errors import error_class, warn
 from ._core import Node, SavedTensor, Tensor, dt, record, saved
-from .reduction import normalize_dims
+from .reduction import check_out_variant, normalize_dims
 from .registry import REGISTRY, register
 
 __all__ = [
@@ -672,11 +672,15 @@ def builtins_max(a, b):
 def var(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """Variance over dim (all when None) with ``correction`` (default 1; ``unbiased=False`` means 0)
     (VarBackward0).  Zero degrees of freedom warn (kind ``other``) and give nan/inf, as PyTorch."""
+    if isinstance(input, Tensor) and dim is None:  # (over all dims PyTorch goes through sum(out=))
+        check_out_variant(input, "sum")
     return _var_std(input, dim, unbiased, keepdim, correction, False)
 
 
 def std(input, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     """Standard deviation (sqrt of var) (StdBackward0); the gradient is 0 where the result is 0."""
+    if isinstance(input, Tensor) and dim is None:  # (over all dims PyTorch goes through sum(out=))
+        check_out_variant(input, "sum")
     return _var_std(input, dim, unbiased, keepdim, correction, True)
 
 
@@ -700,6 +704,7 @@ class LogsumexpBackward0(Node):
 def logsumexp(input, dim, keepdim: bool = False):
     """log(sum(exp(input), dim)) computed stably (LogsumexpBackward0); integer inputs give the default float."""
     _need_tensor("logsumexp", input)
+    check_out_variant(input, "logsumexp")
     src = input
     if not input._dtype.is_floating_point:
         src = input.to(dt.get_default_dtype())
