@@ -798,6 +798,7 @@ def _multi_view(input, pieces_keys, node_cls, d, sizes=None):
     base = input._base if input._base is not None else input
     for i, key in enumerate(pieces_keys):
         o = Tensor._from_data(input._data[key], input._dtype)
+        o._inference = input._inference  # a view is an inference tensor only when its base is
         o._version = input._version
         o._view_version = o._version[0]
         o._creation = "inference" if mode.inference else ("multi" if mode.enabled else "no_grad")
