@@ -96,15 +96,27 @@ _MM_HINT = "The inner sizes must agree: (n x k) @ (k x m). Check the shapes, or 
 # --- mm -----------------------------------------------------------------------------------------------
 
 
+def _column_major(a: np.ndarray) -> bool:
+    """PyTorch's test in mm_mat1/mat2_backward: strides (1, rows), in elements."""
+    st = [x // a.itemsize for x in a.strides]
+    return st[0] == 1 and st[1] == a.shape[0]
+
+
 class MmBackward0(Node):
-    __slots__ = ()
-    formula = "self: grad.mm(mat2.t()); mat2: self.t().mm(grad)"
+    __slots__ = ("cols",)
+    formula = "self: grad.mm(mat2.t()); mat2: self.t().mm(grad) (transposed forms for a column-major operand)"
 
     def apply(self, grads):
+        # PyTorch (mm_mat1_backward / mm_mat2_backward) returns a column-major operand's gradient as the
+        # transpose of a product, so with create_graph its grad_fn is TBackward0
         g = grads[0]
         n = self._needs
-        ga = g.mm(self._unpack(1).t()) if n[0] else None
-        gb = self._unpack(0).t().mm(g) if n[1] else None
+        c1, c2 = getattr(self, "cols", (False, False))
+        ga = gb = None
+        if n[0]:
+            ga = self._unpack(1).mm(g.t()).t() if c1 else g.mm(self._unpack(1).t())
+        if n[1]:
+            gb = g.t().mm(self._unpack(0)).t() if c2 else self._unpack(0).t().mm(g)
         return (ga, gb)
 
 
@@ -135,6 +147,7 @@ def mm(input, mat2):
     out, node = record(MmBackward0, data, input._dtype, (input, mat2))
     if node is not None:
         node._save(saved(input, mat2._requires_grad), saved(mat2, input._requires_grad))
+        node.cols = (_column_major(input._data), _column_major(mat2._data))
     return out
 
 
