@@ -200,7 +200,7 @@ class AbsNode:
 
 class AbsTensor:
     __slots__ = ("rg", "leaf", "shape", "dtype", "node", "box", "retains", "base", "acc", "grad", "name",
-                 "base_sure", "nograd_view")
+                 "base_sure", "nograd_view", "inference")
 
     def __init__(self, rg: Optional[bool], leaf: Optional[bool], shape: Any, box: Optional[Box] = None,
                  node: Optional[AbsNode] = None, dtype: Optional[str] = None) -> None:
@@ -217,6 +217,7 @@ class AbsTensor:
         self.acc: Optional[AbsNode] = None
         self.grad: Any = None
         self.name: Optional[str] = None
+        self.inference = False  # created inside inference_mode (an inference tensor)
 
     def numel(self) -> Optional[int]:
         if self.shape is None:
@@ -1194,6 +1195,7 @@ class Linter:
             dtype = {"float": "float32", "double": "float64", "long": "int64"}.get(
                 d.path.rsplit(".", 1)[-1], d.path.rsplit(".", 1)[-1])
         t = AbsTensor(rg if rg is not None else None, True, shape, dtype=dtype)
+        t.inference = bool(self.inference)
         return t
 
     # --- autograd actions -------------------------------------------------------------------------
@@ -1223,6 +1225,10 @@ class Linter:
 
     def inplace(self, t: AbsTensor, name: str, args: list, node: Any) -> None:
         base = t.base
+        if (t.inference or (base is not None and base.inference)) and not self.inference:
+            # an inference tensor changed outside inference_mode: PyTorch fails (runtime) with or without the
+            # leaf check before it, depending on the other inputs -- not a finding of lint's
+            return
         if name in _NOT_RECORDED_INPLACE:  # logical_and_ ...: PyTorch records nothing, only bumps the version
             t.box.version += 1
             t.box.bumps.append((node.lineno, node.col_offset, t.box.version, self.sure, name))
