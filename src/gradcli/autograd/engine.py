@@ -303,6 +303,17 @@ def _accumulate_into(t: Tensor, g: Tensor, create_graph: bool) -> None:
         cur._version[0] += 1
 
 
+def _call_idle(node, retain_graph: bool) -> None:
+    """A node PyTorch calls with nothing to compute (no gradient arrived, or only a capture target): its
+    generated apply still unpacks every saved tensor first (a freed or modified one fails here) and the
+    engine releases them after it without retain_graph."""
+    if node._saved:
+        for i in range(len(node._saved)):
+            node._unpack(i)
+    if not retain_graph:
+        node._release()
+
+
 def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph: bool,
              targets: Optional[set], captures: Optional[dict], accumulate: bool) -> None:
     """Run the backward pass from ``roots`` (edges) with ``root_grads``.
@@ -359,12 +370,11 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         owned.pop(id(g), None)
             captured = None
             if captures and type(node) is not AccumulateGrad and any(
-                    (node, nr) in captures for nr in range(node.num_outputs)):
+                    (node, nr) in captures for nr in range(node.num_outputs)) and any(
+                    nx is not None and nx in needed for nx, _ in node.next_functions):
                 # PyTorch (engine.cpp evaluate_function) captures a node that will run with the incoming
-                # gradients as they are, and one that will not after its tensor pre-hooks
-                captured = grads if any(nx is not None and nx in needed for nx, _ in node.next_functions) \
-                    else None
-                captured = list(captured) if captured is not None else None
+                # gradients as they are, and one that will not after its tensor pre-hooks (below)
+                captured = list(grads)
             if node._pre_hooks:
                 for nr, hooks in node._pre_hooks.items():
                     if nr >= 0 and grads[nr] is not None and hooks:
@@ -413,13 +423,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 # no gradient arrived (a custom Function's backward still runs: PyTorch materializes zeros)
                 outs = (None,) * len(nexts)
                 if targets is None or any(nx is not None and nx in needed for nx, _ in nexts):
-                    # PyTorch still calls the node: its saved tensors are unpacked (a freed or modified one
-                    # fails here) and released after it
-                    if node._saved:
-                        for i in range(len(node._saved)):
-                            node._unpack(i)
-                    if not retain_graph:
-                        node._release()
+                    _call_idle(node, retain_graph)  # PyTorch still calls it
             else:
                 full = node._needs
                 if len(full) != len(nexts):
@@ -430,13 +434,8 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         outs = (None,) * len(nexts)  # only a capture target: nothing beyond it is needed
                         full = None
                         if accumulate and node in targets:
-                            # backward(inputs=[non-leaf]): PyTorch marks the input's grad_fn needed and calls
-                            # it (it computes nothing, but unpacks and then releases its saved tensors)
-                            if node._saved:
-                                for i in range(len(node._saved)):
-                                    node._unpack(i)
-                            if not retain_graph:
-                                node._release()
+                            # backward(inputs=[non-leaf]): PyTorch marks the input's grad_fn needed and calls it
+                            _call_idle(node, retain_graph)
                     else:
                         node._needs = restricted
                 if full is None:

@@ -420,12 +420,10 @@ def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=F
         raise invalid()
     if dtype is None or (dtype is input._dtype and not copy):
         return input
-    if input._inference:
-        from ..autograd.grad_mode import state as _mode
+    if input._inference:  # (the import only on this rare path)
+        from .inplace import copies_inference, inference_copy
 
-        if not _mode.inference:
-            from .inplace import inference_copy
-
+        if copies_inference(input):
             return inference_copy(input, input._data.astype(dtype.np), dtype)
     out, node = record(ToCopyBackward0, input._data.astype(dtype.np), dtype,
                        (input if dtype.is_floating_point else None,))

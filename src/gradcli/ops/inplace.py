@@ -399,6 +399,11 @@ class CopyBackwards(Node):
         return (zeros_like(g), gs)
 
 
+def copies_inference(input) -> bool:
+    """Is a copy of ``input`` the copy of an inference tensor outside inference_mode (see inference_copy)?"""
+    return isinstance(input, Tensor) and input._inference and not mode.inference
+
+
 def inference_copy(input: Tensor, data: np.ndarray, dtype) -> Tensor:
     """clone()/to() of an inference tensor outside inference_mode (data: the copy's values, dtype: its dtype).
 

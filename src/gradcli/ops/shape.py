@@ -425,12 +425,10 @@ class CloneBackward0(Node):
 
 def clone(input, *, memory_format=None):
     """A copy with its own storage (CloneBackward0; of an inference tensor: see inplace.inference_copy)."""
-    if isinstance(input, Tensor) and input._inference:
-        from ..autograd.grad_mode import state as _mode
+    if isinstance(input, Tensor) and input._inference:  # (the import only on this rare path)
+        from .inplace import copies_inference, inference_copy
 
-        if not _mode.inference:
-            from .inplace import inference_copy
-
+        if copies_inference(input):
             return inference_copy(input, np.array(input._data, copy=True), input._dtype)
     out, _ = record(CloneBackward0, np.array(input._data, copy=True), input._dtype, (input,))
     return out
