@@ -144,6 +144,27 @@ TimeoutOpt = Annotated[
     Optional[float],
     typer.Option("--timeout", metavar="S", min=0.0, show_default=False, help="Wall-clock limit in seconds."),
 ]
+MaxCallDepthOpt = Annotated[
+    Optional[int],
+    typer.Option("--max-call-depth", metavar="N", min=1, max=10_000, show_default=False,
+                 help="Deepest nesting of user-function calls (recursion; default 200)."),
+]
+MaxOutputOpt = Annotated[
+    Optional[int],
+    typer.Option("--max-output", metavar="N", min=1, show_default=False,
+                 help="Most characters the file may print (default 10,000,000)."),
+]
+MaxSourceOpt = Annotated[
+    Optional[str],
+    typer.Option("--max-source", metavar="SIZE", show_default=False,
+                 help="Largest file gradcli reads, in bytes (K, M, G: powers of 1024; default 1,000,000)."),
+]
+MaxDepthOpt = Annotated[
+    Optional[int],
+    typer.Option("--max-depth", metavar="N", min=1, max=1_000, show_default=False,
+                 help="Deepest nesting of brackets in an expression (default 100; the syntax tree may be "
+                      "twice as deep)."),
+]
 DebugOpt = Annotated[bool, typer.Option("--debug", help="Show the traceback of internal errors.")]
 
 
@@ -237,7 +258,8 @@ def _run_options(
     no_grad: bool, backward: Optional[str], gradient: Optional[str], inputs: Optional[str],
     retain_graph: bool, create_graph: bool, repeat: int, dtype: Optional[DType], seed: int,
     max_elements: Optional[int], max_steps: Optional[int], timeout: Optional[float], trace: bool = False,
-    max_memory: Optional[str] = None, detect_anomaly: bool = False,
+    max_memory: Optional[str] = None, detect_anomaly: bool = False, max_call_depth: Optional[int] = None,
+    max_output: Optional[int] = None, max_source: Optional[str] = None, max_depth: Optional[int] = None,
 ) -> Any:
     """Checked command-line values -> the language layer's RunOptions."""
     from .app import options as opt
@@ -264,6 +286,10 @@ def _run_options(
         max_steps=max_steps,
         timeout=timeout,
         trace=trace,
+        max_call_depth=max_call_depth,
+        max_output=max_output,
+        max_source_bytes=opt.parse_size("--max-source", max_source),
+        max_depth=max_depth,
     )
 
 
@@ -290,6 +316,10 @@ def run_command(
     max_elements: MaxElementsOpt = None,
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
+    max_call_depth: MaxCallDepthOpt = None,
+    max_output: MaxOutputOpt = None,
+    max_source: MaxSourceOpt = None,
+    max_depth: MaxDepthOpt = None,
     max_memory: MaxMemoryOpt = None,
     detect_anomaly: Annotated[
         bool, typer.Option("--detect-anomaly", help="Anomaly mode for the whole run (as "
@@ -339,7 +369,8 @@ def run_command(
             sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
-            max_steps=max_steps, timeout=timeout, trace=trace and not json_output, max_memory=max_memory,
+            max_steps=max_steps, timeout=timeout,
+            max_call_depth=max_call_depth, max_output=max_output, max_source=max_source, max_depth=max_depth, trace=trace and not json_output, max_memory=max_memory,
             detect_anomaly=detect_anomaly,
         )
         from .app.explain import RunExtras
@@ -450,6 +481,10 @@ def graph_command(
     max_elements: MaxElementsOpt = None,
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
+    max_call_depth: MaxCallDepthOpt = None,
+    max_output: MaxOutputOpt = None,
+    max_source: MaxSourceOpt = None,
+    max_depth: MaxDepthOpt = None,
     max_memory: MaxMemoryOpt = None,
     debug: DebugOpt = False,
 ) -> None:
@@ -472,7 +507,8 @@ def graph_command(
             sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
-            max_steps=max_steps, timeout=timeout, max_memory=max_memory,
+            max_steps=max_steps, timeout=timeout,
+            max_call_depth=max_call_depth, max_output=max_output, max_source=max_source, max_depth=max_depth, max_memory=max_memory,
         )
         from .app.graph import build_graph, write_graph
         from .app.run import execute, exit_status
@@ -523,6 +559,10 @@ def check_command(
     max_elements: MaxElementsOpt = None,
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
+    max_call_depth: MaxCallDepthOpt = None,
+    max_output: MaxOutputOpt = None,
+    max_source: MaxSourceOpt = None,
+    max_depth: MaxDepthOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Compare FILE's analytic gradients with float64 central differences (the file is the function)."""
@@ -536,6 +576,7 @@ def check_command(
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
             max_steps=max_steps, timeout=timeout,
+            max_call_depth=max_call_depth, max_output=max_output, max_source=max_source, max_depth=max_depth,
         )
         from .app.check import CheckSettings, check_file, exit_status
 
@@ -578,6 +619,10 @@ def compare_command(
     max_elements: MaxElementsOpt = None,
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
+    max_call_depth: MaxCallDepthOpt = None,
+    max_output: MaxOutputOpt = None,
+    max_source: MaxSourceOpt = None,
+    max_depth: MaxDepthOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Run FILE in gradcli and in PyTorch (needs the torch extra) and show every difference; exit 1 if any."""
@@ -588,6 +633,7 @@ def compare_command(
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
             max_steps=max_steps, timeout=timeout,
+            max_call_depth=max_call_depth, max_output=max_output, max_source=max_source, max_depth=max_depth,
         )
         from .app.compare import compare_document, compare_file
 

@@ -15,9 +15,9 @@ from typing import Annotated, Optional
 import typer
 
 from .cli import (
-    BackwardOpt, CreateGraphOpt, DebugOpt, DTypeOpt, FileArg, GradientOpt, InputsOpt, MaxElementsOpt,
-    MaxStepsOpt, NoGradOpt, RepeatOpt, RequiresGradOpt, RetainGradOpt, RetainGraphOpt, SeedOpt, SetOpt,
-    TimeoutOpt, _guarded, _run_options, app,
+    BackwardOpt, CreateGraphOpt, DebugOpt, DTypeOpt, FileArg, GradientOpt, InputsOpt, MaxCallDepthOpt,
+    MaxDepthOpt, MaxElementsOpt, MaxOutputOpt, MaxSourceOpt, MaxStepsOpt, NoGradOpt, RepeatOpt, RequiresGradOpt,
+    RetainGradOpt, RetainGraphOpt, SeedOpt, SetOpt, TimeoutOpt, _guarded, _run_options, app,
 )
 from .status import ExitStatus
 
@@ -48,6 +48,10 @@ def why_command(
     max_elements: MaxElementsOpt = None,
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
+    max_call_depth: MaxCallDepthOpt = None,
+    max_output: MaxOutputOpt = None,
+    max_source: MaxSourceOpt = None,
+    max_depth: MaxDepthOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Explain why NAME's gradient is None (or all zeros) after running FILE."""
@@ -61,6 +65,7 @@ def why_command(
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
             max_steps=max_steps, timeout=timeout,
+            max_call_depth=max_call_depth, max_output=max_output, max_source=max_source, max_depth=max_depth,
         )
         from .app.problems import UsageProblem
         from .app.run import execute
@@ -168,6 +173,10 @@ def modes_command(
     max_elements: MaxElementsOpt = None,
     max_steps: MaxStepsOpt = None,
     timeout: TimeoutOpt = None,
+    max_call_depth: MaxCallDepthOpt = None,
+    max_output: MaxOutputOpt = None,
+    max_source: MaxSourceOpt = None,
+    max_depth: MaxDepthOpt = None,
     debug: DebugOpt = False,
 ) -> None:
     """Run FILE as written and with the target computed under no_grad, set_grad_enabled(False),
@@ -182,6 +191,7 @@ def modes_command(
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
             max_steps=max_steps, timeout=timeout,
+            max_call_depth=max_call_depth, max_output=max_output, max_source=max_source, max_depth=max_depth,
         )
         from .app.modes import modes_document, run_modes
         from .app.run import read_source

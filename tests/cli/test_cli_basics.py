@@ -35,7 +35,8 @@ def test_run_help_names_every_spec_option(runner):
     assert r.exit_code == 0
     for opt in ("--set", "--requires-grad", "--retain-grad", "--no-grad", "--backward", "--gradient", "--inputs",
                 "--retain-graph", "--create-graph", "--repeat", "--dtype", "--seed", "--json", "--expect-error",
-                "--max-elements", "--max-steps", "--timeout", "--json-max-elements", "--trace", "--show",
+                "--max-elements", "--max-steps", "--timeout", "--max-call-depth", "--max-output", "--max-source",
+                "--max-depth", "--max-memory", "--json-max-elements", "--trace", "--show",
                 "--debug"):
         assert opt in r.stdout, opt
 

@@ -98,21 +98,32 @@ def test_wall_clock(run):
 
 
 def test_call_depth(run):
-    e = limit(run("def f(n):\n    return f(n + 1)\nf(0)\n"), "recursion", "200 deep")
+    e = limit(run("def f(n):\n    return f(n + 1)\nf(0)\n"), "--max-call-depth", "200 deep")
     assert e.line == 2
+    deep = "def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\nprint(f(300))\n"
+    limit(run(deep), "--max-call-depth", "200 deep")
+    r = run(deep, max_call_depth=400)
+    assert r.ok and r.stdout == "300\n"
 
 
 def test_expression_depth(run):
-    limit(run("x = " + "- " * 400 + "1\n"), "smaller statements", "levels deep")
-    limit(run("x = " + "(" * 150 + "1" + ")" * 150 + "\n"), "smaller statements", "nested more than 100")
+    limit(run("x = " + "- " * 400 + "1\n"), "--max-depth", "levels deep")
+    limit(run("x = " + "(" * 150 + "1" + ")" * 150 + "\n"), "--max-depth", "nested more than 100")
+    # --max-depth N: brackets N deep, syntax tree 2N deep
+    assert run("x = " + "(" * 150 + "1" + ")" * 150 + "\n", max_depth=160).ok
+    assert run("x = " + "- " * 400 + "1\n", max_depth=250).ok
 
 
 def test_source_size(run):
-    limit(run("x = 1\n" * 200_000), "Split the file", "bytes")
+    e = limit(run("x = 1\n" * 200_000), "--max-source", "larger than the limit of 1,000,000 bytes")
+    assert e.line is None
+    assert run("x = 1\n" * 200_000, max_source_bytes=2_000_000).ok
 
 
 def test_output_size(run):
-    limit(run("for i in range(10**6):\n    print('x' * 20)\n", max_output=10**6), "Print less", "printed more")
+    limit(run("for i in range(10**6):\n    print('x' * 20)\n", max_output=10**6), "--max-output", "printed more")
+    limit(run("print('x' * 50)\nprint('y' * 50)\n", max_output=60), "--max-output", "more than 60 characters")
+    assert run("print('x' * 50)\nprint('y' * 50)\n", max_output=102).ok
 
 
 @needs_engine
@@ -216,6 +227,31 @@ def test_limits_through_the_cli_name_their_option(tmp_path):
     assert p.returncode == 1 and "--max-elements" in p.stdout
     p = _gradcli(["run", "big.py", "--max-steps", "10"], tmp_path)
     assert p.returncode == 1 and "--max-steps" in p.stdout
+
+
+@pytest.mark.parametrize("source, low, high", [
+    ("def f(n):\n    return 0 if n == 0 else 1 + f(n - 1)\nprint(f(300))\n",
+     ["--max-call-depth", "100"], ["--max-call-depth", "400"]),
+    ("print('x' * 50)\nprint('y' * 50)\n", ["--max-output", "60"], ["--max-output", "200"]),
+    ("x = 1\n" + "# padding\n" * 200, ["--max-source", "1K"], ["--max-source", "4K"]),
+    ("x = " + "(" * 150 + "1" + ")" * 150 + "\n", ["--max-depth", "100"], ["--max-depth", "160"]),
+])
+def test_each_limit_names_the_option_that_raises_it(tmp_path, source, low, high):
+    """A run just over the limit fails with ``limit`` and a hint naming the option; the option lets it run."""
+    (tmp_path / "f.py").write_text(source)
+    p = _gradcli(["run", "f.py", "--json", *low], tmp_path)
+    doc = json.loads(p.stdout)
+    assert p.returncode == 1 and doc["error"]["kind"] == "limit" and low[0] in doc["error"]["hint"], p.stdout
+    p = _gradcli(["run", "f.py", "--json", *high], tmp_path)
+    assert p.returncode == 0 and json.loads(p.stdout)["ok"], p.stdout + p.stderr
+
+
+@pytest.mark.parametrize("args", [["--max-call-depth", "0"], ["--max-call-depth", "100000"], ["--max-output", "0"],
+                                  ["--max-source", "none"], ["--max-depth", "0"], ["--max-depth", "5000"]])
+def test_a_limit_option_out_of_range_is_a_usage_error(tmp_path, args):
+    (tmp_path / "f.py").write_text("x = 1\n")
+    p = _gradcli(["run", "f.py", *args], tmp_path)
+    assert p.returncode == 2 and args[0] in p.stderr + p.stdout and "Traceback" not in p.stderr
 
 
 @needs_engine

@@ -705,7 +705,7 @@ def check_file(path: str, options: Any, settings: CheckSettings = CheckSettings(
     """``gradcli check FILE`` (or ``-``): read the file, then :func:`check_source`."""
     from .run import read_source
 
-    source, display = read_source(path, stdin)
+    source, display = read_source(path, stdin, getattr(options, "max_source_bytes", None))
     return check_source(source, display, options, settings)
 
 

@@ -343,7 +343,7 @@ def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any 
 
     if not oracle.torch_available():
         raise TorchMissing()
-    source, display = read_source(path, stdin)
+    source, display = read_source(path, stdin, getattr(options, "max_source_bytes", None))
     import io
 
     result = execute(path, options, stdin=io.BytesIO(source))

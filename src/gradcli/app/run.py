@@ -22,26 +22,31 @@ __all__ = ["STDIN_NAME", "read_source", "execute", "exit_status"]
 STDIN_NAME = "<stdin>"
 
 
-def _read_limit() -> int:
-    """Bytes to read at most: one more than the source-size limit, so a bigger input (a 10 GB file,
-    ``/dev/zero``, an endless pipe) is refused by that limit instead of being read whole."""
-    from ..lang.limits import DEFAULT_LIMITS  # import-light (errors only)
+def _read_limit(max_bytes: Optional[int] = None) -> int:
+    """Bytes to read at most: one more than the source-size limit (``--max-source``, else the default),
+    so a bigger input (a 10 GB file, ``/dev/zero``, an endless pipe) is refused by that limit instead of
+    being read whole."""
+    if max_bytes is None:
+        from ..lang.limits import DEFAULT_LIMITS  # import-light (errors only)
 
-    return DEFAULT_LIMITS.max_source_bytes + 1
+        max_bytes = DEFAULT_LIMITS.max_source_bytes
+    return max(1, int(max_bytes)) + 1
 
 
-def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[bytes, str]:
+def read_source(path: str, stdin: Optional[BinaryIO] = None,
+                max_bytes: Optional[int] = None) -> tuple[bytes, str]:
     """``(source bytes, display name)`` of FILE, or of standard input for ``-``.
 
     The bytes go to the language layer unchanged: it applies the size limit and
     decodes them as Python would (UTF-8, BOM dropped); text that is not UTF-8
-    is a ``syntax`` error of the file there, with its line.  Raises
+    is a ``syntax`` error of the file there, with its line.  ``max_bytes`` is the
+    source-size limit of the run (``--max-source``; None = the default).  Raises
     UsageProblem (exit status 2) for a missing or unreadable file.
     """
     if path == "-":
         stream = stdin if stdin is not None else sys.stdin.buffer
         try:
-            raw = stream.read(_read_limit())
+            raw = stream.read(_read_limit(max_bytes))
         except OSError as exc:
             raise UsageProblem(f"cannot read standard input: {exc.strerror or exc}") from None
         if isinstance(raw, str):  # a text stream (tests)
@@ -49,7 +54,7 @@ def read_source(path: str, stdin: Optional[BinaryIO] = None) -> tuple[bytes, str
         return raw, STDIN_NAME
     try:
         with open(path, "rb") as fh:
-            raw = fh.read(_read_limit())
+            raw = fh.read(_read_limit(max_bytes))
     except FileNotFoundError:
         raise UsageProblem(f"no such file: {path}", "Check the path, or pass - to read the program from stdin.") from None
     except IsADirectoryError:
@@ -65,7 +70,7 @@ def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None) 
     Invocation problems raise UsageProblem or the language layer's
     InvocationError (both exit status 2); errors of the file are in the result.
     """
-    source, display = read_source(path, stdin)
+    source, display = read_source(path, stdin, getattr(options, "max_source_bytes", None))
     from ..lang.run import run_file  # the language layer (imports the engine and numpy)
 
     try:

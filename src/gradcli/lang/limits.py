@@ -36,13 +36,14 @@ CHECK_EVERY = 256
 class Limits:
     """Resource limits of a run (all finite).
 
-    max_source_bytes: size of the file, checked before parsing.
-    max_nesting: bracket nesting depth, checked by a scan before ``ast.parse``.
-    max_ast_depth: depth of the syntax tree (statements and expressions).
+    max_source_bytes: size of the file, checked before parsing (``--max-source``).
+    max_nesting: bracket nesting depth, checked by a scan before ``ast.parse`` (``--max-depth``).
+    max_ast_depth: depth of the syntax tree (statements and expressions; ``--max-depth`` sets it to twice
+        the bracket depth).
     max_steps: loop iterations + user-function calls (``--max-steps``).
     timeout: wall-clock seconds (``--timeout``).
-    max_call_depth: nesting of user-function calls (recursion).
-    max_output: characters ``print`` may write.
+    max_call_depth: nesting of user-function calls (recursion; ``--max-call-depth``).
+    max_output: characters ``print`` may write (``--max-output``).
     max_elements: largest tensor (passed to the engine) and largest Python
         sequence/string a program may build (``--max-elements``).
     max_memory: bytes of live memory the run may hold -- tensors, graph, Python
@@ -72,7 +73,7 @@ class Limits:
         """
         changes = {}
         for field in ("max_steps", "timeout", "max_elements", "max_call_depth", "max_output", "max_source_bytes",
-                      "max_memory"):
+                      "max_memory", "max_depth"):
             value = getattr(options, field, None)
             if value is not None:
                 if field == "timeout":
@@ -85,15 +86,24 @@ class Limits:
                     what = "a number of seconds, 0 or more" if field == "timeout" else "a whole number, 1 or more"
                     option = _OPTION_NAMES.get(field, field)
                     raise InvocationError(f"bad {option} {value!r}: expected {what}")
-                changes[field] = value
+                if field == "max_depth":  # one option for both depths of an expression (see _DEPTH_RATIO)
+                    changes["max_nesting"] = value
+                    changes["max_ast_depth"] = _DEPTH_RATIO * value
+                else:
+                    changes[field] = value
         return replace(self, **changes) if changes else self
 
 
 DEFAULT_LIMITS = Limits()
 
+#: ``--max-depth N`` allows brackets nested N deep and a syntax tree 2N deep (the defaults' ratio: an
+#: expression level is about two tree levels, e.g. Call -> Attribute, BinOp -> operand)
+_DEPTH_RATIO = 2
+
 # the option (or RunOptions field) of each limit, in invocation errors
 _OPTION_NAMES = {"max_steps": "--max-steps", "timeout": "--timeout", "max_elements": "--max-elements",
-                 "max_memory": "--max-memory"}
+                 "max_memory": "--max-memory", "max_call_depth": "--max-call-depth", "max_output": "--max-output",
+                 "max_source_bytes": "--max-source", "max_depth": "--max-depth"}
 
 # what raises each limit (shown in the hint)
 _OPTIONS = {
@@ -101,11 +111,13 @@ _OPTIONS = {
     "timeout": "Raise it with --timeout SECONDS if the program really needs longer.",
     "max_elements": "Raise it with --max-elements N if the program really needs more.",
     "max_memory": "Raise it with --max-memory SIZE (e.g. --max-memory 8G) if the program really needs more.",
-    "max_call_depth": "Write the recursion as a loop (the call-depth limit has no command-line option).",
-    "max_output": "Print less (the output limit has no command-line option).",
-    "max_source_bytes": "Split the file (the file-size limit has no command-line option).",
-    "max_nesting": "Split the expression into smaller statements with intermediate names.",
-    "max_ast_depth": "Split the expression into smaller statements with intermediate names.",
+    "max_call_depth": "Write the recursion as a loop, or raise the limit with --max-call-depth N.",
+    "max_output": "Print less, or raise the limit with --max-output N (characters).",
+    "max_source_bytes": "Split the file, or raise the limit with --max-source SIZE (e.g. --max-source 4M).",
+    "max_nesting": "Split the expression into smaller statements with intermediate names, or raise the limit "
+                   "with --max-depth N.",
+    "max_ast_depth": "Split the expression into smaller statements with intermediate names, or raise the limit "
+                     "with --max-depth N.",
     "max_int_bits": "Use a float or a tensor for numbers this large.",
     "max_format_width": "Use a smaller width or precision in the format spec.",
 }

@@ -88,9 +88,9 @@ def decode_source(source: Union[str, bytes], limits: Limits = DEFAULT_LIMITS) ->
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         if len(data) > limits.max_source_bytes:
+            # the reader stops one byte past the limit, so len(data) is not the file's size
             raise limit_error(
-                f"the file is {len(data):,} bytes; the limit is {limits.max_source_bytes:,} bytes",
-                "max_source_bytes",
+                f"the file is larger than the limit of {limits.max_source_bytes:,} bytes", "max_source_bytes"
             )
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]

@@ -39,10 +39,11 @@ class RunOptions:
     max_steps: Optional[int] = None
     timeout: Optional[float] = None
     trace: bool = False
-    # limits without a command-line option (None = default of lang.limits)
+    # more limits (None = default of lang.limits): --max-call-depth, --max-output, --max-source, --max-depth
     max_call_depth: Optional[int] = None
     max_output: Optional[int] = None
     max_source_bytes: Optional[int] = None
+    max_depth: Optional[int] = None  # expression nesting: brackets (max_nesting) and syntax tree (2x, max_ast_depth)
 
 
 @dataclass

@@ -112,6 +112,9 @@ def error_panel(err: Any, file: str, source: str) -> Panel:
     if err.line is not None:
         body.append(Text(""))
         body.append(source_snippet(file, source, err.line, err.col, getattr(err, "source_line", None)))
+    elif err.kind == "limit" and err.message.startswith("the file is larger"):  # lang/parse.py: before parsing
+        body.append(Text(""))
+        body.append(Text("  raised before the file ran: gradcli read no further", style="blue"))
     else:
         body.append(Text(""))
         body.append(Text("  raised by the backward gradcli ran after the file", style="blue"))
