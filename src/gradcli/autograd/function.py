@@ -180,7 +180,7 @@ class BackwardCFunction(Node):
             raise err
         s = self._saved[i]
         if isinstance(s, SavedTensor):
-            return s.unpack(self)
+            return s.unpack(self, saved_for=True)  # THPFunction_saved_tensors passes the node
         return s
 
     def _user_backward(self) -> Callable:

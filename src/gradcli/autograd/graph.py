@@ -189,7 +189,7 @@ class SavedTensor:
     """
 
     __slots__ = ("_tensor", "_data", "_box", "_version", "_is_output", "_dtype", "_freed", "_output_nr",
-                 "_ckpt")
+                 "_ckpt", "_was_leaf")
 
     def __init__(self, t, is_output: bool = False) -> None:
         if t._inference:
@@ -213,6 +213,7 @@ class SavedTensor:
         else:
             self._tensor = t
             self._data = None
+        self._was_leaf = t._grad_fn is None  # PyTorch's SavedVariable::is_leaf_ (true for any tensor without grad_fn)
         self._ckpt = None
         if pack_hooks:
             pack_hooks[-1](self)
@@ -238,9 +239,17 @@ class SavedTensor:
         self._data = None
         self._freed = True
 
-    def unpack(self, node: Node):
+    def unpack(self, node: Node, saved_for: bool = False):
+        """The saved tensor; ``saved_for``: unpacked with its node as PyTorch's ctx.saved_tensors does (then a
+        detach_'d input is no error). Errors: runtime (detached in place), inplace_modified (version)."""
         if self._ckpt is not None:
             return self._ckpt.unpack(self, node)
+        if not saved_for and not self._is_output and not self._was_leaf and self._tensor is not None and self._tensor._grad_fn is None:
+            # PyTorch's SavedVariable::unpack: a saved input that had a grad_fn and lost it (detach_), checked
+            # before the version
+            raise error_class("runtime")(
+                "Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This is not "
+                "supported, please use out-of-place `.detach()` instead")
         if self._box[0] != self._version:
             shape = "x".join(str(s) for s in self.shape) if self.shape else ""
             err = error_class("inplace_modified")(

@@ -474,18 +474,24 @@ def setitem(self, key, value):
 
     if not isinstance(value, (Tensor, int, float, bool)):
         raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
-    nkey = _normalize_key(key)
-    advanced = any(isinstance(k, (Tensor, list)) or isinstance(k, bool) for k in nkey)
-    if not advanced:
-        v = getitem(self, key)
-        if v is self:
-            v = getitem(self, (slice(None),))
-        copy_(v, value)
-        return None
     if isinstance(value, (int, float, bool)):
         from .creation import tensor as _tensor
 
         value = _tensor(value, dtype=self._dtype)
+    if key is False:
+        return None  # PyTorch: nothing at all (no version bump)
+    if key is True:
+        from .shape import unsqueeze
+
+        _copy_to(unsqueeze(self, 0), value)
+        return None
+    nkey = _normalize_key(key)
+    advanced = any(isinstance(k, (Tensor, list)) or isinstance(k, bool) for k in nkey)
+    if not advanced:
+        from .shape import _basic_index
+
+        _copy_to(_basic_index(self, nkey, alias=False), value)
+        return None
     np_key = tuple(_np_index(k) for k in nkey)
 
     def compute(old):
@@ -507,6 +513,29 @@ def setitem(self, key, value):
     _warn_expanded(self, "index_put_", "tensor[indices] = tensor")
     apply_inplace(self, compute, overlap_ok=True)
     return None
+
+
+def _copy_to(dst: Tensor, src: Tensor) -> None:
+    """PyTorch's at::indexing::copy_to (ATen/TensorIndexing.h), the write of ``x[basic key] = v``:
+    equal shapes -> ``dst.copy_(src)`` (CopyBackwards); a 0-d ``src`` -> ``dst.fill_(src)``
+    (FillBackward3); else ``src`` viewed without its leading 1-dims (ViewBackward0), expanded to
+    ``dst``'s shape when it differs (ExpandBackward0), then copied.  ``dst`` is the tensor itself when
+    every index was trivial (so no CopySlices), else a view of it."""
+    if dst._data.shape == src._data.shape:
+        copy_(dst, src)
+        return
+    if src._data.ndim == 0:
+        fill_(dst, src)
+        return
+    from .shape import expand, view
+
+    shp = list(src._data.shape)
+    while shp and shp[0] == 1:
+        shp.pop(0)
+    src = view(src, *shp) if shp else view(src, ())
+    if src._data.shape != dst._data.shape:
+        src = expand(src, *dst._data.shape) if dst._data.ndim else expand(src, ())
+    copy_(dst, src)
 
 
 def _warn_expanded(t: Tensor, op: str, example: str) -> None:

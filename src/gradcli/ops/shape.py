@@ -577,6 +577,11 @@ def _normalize_key(key) -> tuple:
 def getitem(input, key):
     """input[key]: basic indices give PyTorch's chain of views (select/slice/unsqueeze); tensor, list and
     bool indices give a copy (IndexBackward0)."""
+    if isinstance(key, slice):
+        # PyTorch's getitem of one bare slice never skips it (disable_slice_optimization in
+        # THPVariable_getitem): x[:] is a SliceBackward0 view, while x[:, :] is an alias
+        key = _normalize_key(key)
+        return _basic_index(input, key, skip_trivial=False)
     key = _normalize_key(key)
     advanced = any(isinstance(k, (Tensor, list)) or isinstance(k, bool) for k in key)
     if not advanced:
@@ -597,7 +602,17 @@ def getitem(input, key):
     return out
 
 
-def _basic_index(input, key):
+def trivial_slice(k: slice, size: int) -> bool:
+    """True when PyTorch's applySlice skips the slice and returns the tensor itself: start 0 (or None),
+    step 1 (or None) and stop None or >= the dim's size.  The start is compared before wrapping, so
+    x[-3:] of a size-3 dim is a real slice (PyTorch 2.13, ATen/TensorIndexing.h applySlice)."""
+    return (k.start is None or k.start == 0) and (k.step is None or k.step == 1) and (k.stop is None or k.stop >= size)
+
+
+def _basic_index(input, key, skip_trivial: bool = True, alias: bool = True):
+    """PyTorch's applySlicing of a key without tensors: ints select, None unsqueezes, slices slice;
+    a trivial slice (``trivial_slice``) is skipped unless ``skip_trivial`` is False (one bare slice in
+    getitem).  Nothing left: an alias view (getitem), or ``input`` itself when ``alias`` is False (setitem)."""
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
     nd = input._data.ndim
     if n_real > nd:
@@ -623,10 +638,10 @@ def _basic_index(input, key):
                 raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
             t_ = select(t_, dim, k)
         else:
-            if k != slice(None):
+            if not (skip_trivial and trivial_slice(k, t_._data.shape[dim])):
                 t_ = slice_dim(t_, dim, k.start, k.stop, k.step)
             dim += 1
-    if t_ is input:
+    if t_ is input and alias:
         # x[:] or x[...]: PyTorch returns an alias (a view) of the same tensor
         t_ = _alias(input)
     return t_
