@@ -280,7 +280,7 @@ class NotImplemented_(Node):
     def apply(self, grads):
         from ..errors import error_class
 
-        raise error_class("runtime")(f"the derivative for '{self.op}' is not implemented.")
+        raise error_class("runtime")(f"derivative for {self.op} is not implemented")
 
 
 NotImplemented_.__name__ = "NotImplemented"
@@ -291,11 +291,15 @@ def record_not_implemented(op: str, data, dtype, inputs: tuple):
     """Wrap ``data`` under a NotImplemented node for ``op`` (PyTorch: no derivative formula).
 
     Unlike other nodes it has an edge only for each input that requires grad (PyTorch's
-    ``floor_divide(c, a)`` with only ``a`` requiring grad has one edge).  Returns (out, node)."""
+    ``floor_divide(c, a)`` with only ``a`` requiring grad has one edge), and, like PyTorch's
+    autograd_not_implemented_fallback node, its sequence number is UINT64_MAX: it runs (and fails) as
+    soon as it is ready, before an earlier-created node's gradient reaches a leaf.  ``op``: the ATen
+    name in the message ("derivative for aten::floor_divide is not implemented").  Returns (out, node)."""
     out, node = record(NotImplemented_, data, dtype,
                        tuple(t for t in inputs if isinstance(t, Tensor) and t.requires_grad))
     if node is not None:
-        node.op = op
+        node.op = op if op.startswith("aten::") else "aten::" + op
+        node._seq = float("inf")
     return out, node
 
 
