@@ -369,9 +369,9 @@ def run_command(
             sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
-            max_steps=max_steps, timeout=timeout,
-            max_call_depth=max_call_depth, max_output=max_output, max_source=max_source, max_depth=max_depth, trace=trace and not json_output, max_memory=max_memory,
-            detect_anomaly=detect_anomaly,
+            max_steps=max_steps, timeout=timeout, trace=trace and not json_output, max_memory=max_memory,
+            detect_anomaly=detect_anomaly, max_call_depth=max_call_depth, max_output=max_output,
+            max_source=max_source, max_depth=max_depth,
         )
         from .app.explain import RunExtras
         from .app.run import execute, exit_status
@@ -393,9 +393,10 @@ def run_command(
             from .app.render.human import render_run
 
             render_run(result, make_console(), show=columns, trace=trace, expect_error=kind)
-        from .app.render.console import make_console
+        if extras.shows_anything:
+            from .app.render.console import make_console
 
-        extras.render(make_console(), make_console(stderr=True), result.file)
+            extras.render(make_console(), make_console(stderr=True), result.file)
         return extras.status(exit_status(result, kind), kind)
 
     _guarded(debug, body)
@@ -508,7 +509,8 @@ def graph_command(
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,
             create_graph=create_graph, repeat=repeat, dtype=dtype, seed=seed, max_elements=max_elements,
             max_steps=max_steps, timeout=timeout,
-            max_call_depth=max_call_depth, max_output=max_output, max_source=max_source, max_depth=max_depth, max_memory=max_memory,
+            max_call_depth=max_call_depth, max_output=max_output, max_source=max_source, max_depth=max_depth,
+            max_memory=max_memory,
         )
         from .app.graph import build_graph, write_graph
         from .app.run import execute, exit_status

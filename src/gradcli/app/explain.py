@@ -20,15 +20,18 @@ __all__ = ["RunExtras"]
 class RunExtras:
     def __init__(self, *, explain_vjp: bool = False, snapshot: Optional[str] = None,
                  expect_snapshot: Optional[str] = None, json_output: bool = False, source: str = "-") -> None:
-        from .snapshot import check_writable, read_snapshot
-
         self.explain_vjp = explain_vjp
         self.snapshot = snapshot
         self.expect_snapshot = expect_snapshot
         self.json_output = json_output
-        if snapshot is not None:
-            check_writable(snapshot, source)  # source: the input file, never overwritten
-        self.expected = read_snapshot(expect_snapshot) if expect_snapshot is not None else None
+        self.expected = None
+        if snapshot is not None or expect_snapshot is not None:  # imported only then: start-up time
+            from .snapshot import check_writable, read_snapshot
+
+            if snapshot is not None:
+                check_writable(snapshot, source)  # source: the input file, never overwritten
+            if expect_snapshot is not None:
+                self.expected = read_snapshot(expect_snapshot)
         self.recorder: Any = None
         self.check: Any = None
         self.views: list = []
@@ -62,6 +65,11 @@ class RunExtras:
             self.check = compare_snapshot(self.expect_snapshot or "", doc, self.expected)
         if self.snapshot is not None:
             write_snapshot(self.snapshot, doc)
+
+    @property
+    def shows_anything(self) -> bool:
+        """Whether :meth:`render` has anything to print (when not, no console is needed)."""
+        return bool(self.views) or (self.explain_vjp and not self.json_output) or self.check is not None
 
     def render(self, out: Any, err: Any, file: str) -> None:
         """The VJP panels and the snapshot verdict (on stderr under --json, whose stdout is JSON only)."""
