@@ -522,8 +522,9 @@ def backward(tensors, grad_tensors=None, retain_graph: Optional[bool] = None, cr
     if inputs is not None:
         targets = set()
         for t in inputs:
-            if not isinstance(t, Tensor):
-                raise TypeError("inputs must be Tensors")
+            if not isinstance(t, Tensor):  # PyTorch's run_backward (python_engine.cpp): a RuntimeError
+                raise error_class("runtime")(
+                    f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
             t.retain_grad()  # first, as PyTorch (run_backward): retain_grad_no_grad before input_no_grad
             if not t.requires_grad:
                 raise error_class("input_no_grad")("One of the differentiated Tensors does not require grad")
@@ -554,6 +555,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: Optional[bool] = None
     Raises input_no_grad, unused_input, and the errors of :func:`backward`.
     """
     outs = _as_list(outputs)
+    if inputs is None:  # PyTorch: tuple(inputs)
+        raise TypeError("'NoneType' object is not iterable")
     ins_was_tensor = isinstance(inputs, Tensor)
     ins = _as_list(inputs)
     gouts = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)
@@ -570,7 +573,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: Optional[bool] = None
     targets = set()
     for t in ins:
         if not isinstance(t, Tensor):
-            raise TypeError(f"grad(): inputs must be Tensors, not {type(t).__name__}")
+            raise error_class("runtime")(  # PyTorch's run_backward (python_engine.cpp): a RuntimeError
+                f"all inputs have to be Tensors or GradientEdges, but got {type(t).__name__}")
         if not t.requires_grad:  # (a view made under no_grad requires grad, and is then simply unused)
             raise error_class("input_no_grad")("One of the differentiated Tensors does not require grad")
         edge = _input_target(t)
