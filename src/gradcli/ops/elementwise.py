@@ -410,6 +410,7 @@ class PowBackward1(Node):
         n = self._needs
         s = self._unpack(0)
         e = self._unpack(1)
+        self._unpack(2)  # the result: PyTorch's generated apply unpacks every saved variable
         ga = gb = None
         if n[0]:
             ga = g * (e * s.pow(e - 1))
@@ -457,7 +458,8 @@ def pow(input, exponent):
         data = _compute(np.power, input, exponent, dtype)
         out, node = record(PowBackward1, data, dtype, (input, exponent))
         if node is not None:
-            node._save(saved(input), saved(exponent))
+            # PyTorch saves (and unpacks, version-checked) the result too, for pow_backward_exponent
+            node._save(saved(input), saved(exponent), SavedOutput(out))
         return out
     if not dtype.is_floating_point and exponent < 0:
         from ..errors import error_class
