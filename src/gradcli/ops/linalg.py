@@ -84,9 +84,15 @@ def _numel(shape) -> int:
     return n
 
 
-def _mm_data(a: np.ndarray, b: np.ndarray, dtype) -> np.ndarray:
+def _mm_data(a: np.ndarray, b: np.ndarray, dtype, exact_k1: bool = False) -> np.ndarray:
+    """The product's values.  With an inner size of 1 PyTorch's CPU gemm writes each product itself, so a
+    -0.0 product stays -0.0 (numpy's matmul gives +0.0): for a 2-d (m x 1) @ (1 x n) with m, n > 1 (smaller
+    ones take PyTorch's gemv path, +0.0), and always when ``exact_k1`` (addmm: the products are added to the
+    bias one by one).  Checked in PyTorch 2.13 on mm/matmul/linear/addmm/bmm/mv shapes."""
     if a.shape[-1] == 0:
         return np.zeros(a.shape[:-1] + b.shape[-1:], dtype=dtype.np)
+    if a.ndim == 2 and b.ndim == 2 and a.shape[1] == 1 and (exact_k1 or (a.shape[0] > 1 and b.shape[1] > 1)):
+        return np.multiply(a, b, dtype=dtype.np)
     return np.matmul(a, b).astype(dtype.np, copy=False)
 
 
@@ -310,7 +316,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         other = mat2._dtype if mat2._dtype is not dtype else input._dtype
         raise _runtime(f"expected m1 and m2 to have the same dtype, but got: {_CPP[dtype.name]} != "
                        f"{_CPP[other.name]}")
-    prod = _mm_data(mat1._data, mat2._data, dtype)
+    prod = _mm_data(mat1._data, mat2._data, dtype, exact_k1=True)
     if alpha != 1:
         prod = (prod * alpha).astype(dtype.np, copy=False)
     if beta == 0:
