@@ -307,10 +307,10 @@ def _check_kernel_on(k: np.ndarray) -> None:
     w = R._F32Work(n)
     kf = k.astype(np.float32)
     r = np.empty(n, np.float32)
-    s = np.empty(n, np.float32)
-    c = np.empty(n, np.float32)
-    R._avx2_radius(w, np.float32(16777216.0) - kf, r)
-    R._avx2_sincos(w, kf.copy(), s, c)
+    cs = np.empty((2, n), np.float32)
+    R._avx2_radius(w, k.astype(np.int32), r)           # u1 = 1 - k * 2**-24
+    R._avx2_sincos(w, k.astype(np.int32), cs)          # theta = two_pi * k * 2**-24
+    c, s = cs
     u = kf * np.float32(2.0 ** -24)
     r_ref = np.sqrt(np.float32(-2.0) * _ref_log(np.float32(1.0) - u))
     s_ref, c_ref = _ref_sincos(R._TWO_PI_F * u)
@@ -332,6 +332,26 @@ def test_avx2_kernel_matches_reference_exhaustively():
     step = 1 << 20
     for start in range(0, 1 << 24, step):
         _check_kernel_on(np.arange(start, start + step, dtype=np.int64))
+
+
+def test_octant_index_is_a_shift_for_every_input():
+    # sincos256_ps's j = (int(theta * 4/pi) + 1) & ~1 for theta = two_pi * k * 2**-24, all 2**24 k
+    step = 1 << 22
+    for start in range(0, 1 << 24, step):
+        k = np.arange(start, start + step, dtype=np.int32)
+        theta = k.astype(np.float32) * R._THETA_SCALE
+        j = ((theta * R._FOPI).astype(np.int32) + 1) & ~1
+        assert np.array_equal(j, ((k + (1 << 21)) >> 22) * 2)
+
+
+def test_masked_24_bit_draws_continue_the_stream():
+    fast = R._NumpyMT19937(R._seed_key(3), 624)
+    pure = R._PureMT19937(R._seed_key(3), 624)
+    for n in (5, 1, 624, 3000, 17):
+        a, b = fast.raw24(n), pure.raw24(n)
+        assert a.dtype == b.dtype == np.int32 and np.array_equal(a, b)
+        assert np.array_equal(fast.raw(n), pure.raw(n))
+        assert fast.get_state()[1] == pure.get_state()[1]
 
 
 def test_libm_agreement_check_runs():

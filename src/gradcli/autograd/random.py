@@ -13,7 +13,9 @@ The algorithms follow PyTorch's own sources:
   last word, with vectorised tempering; the hot path hands the very same state
   to numpy's ``numpy.random.MT19937`` (public ``state`` / ``random_raw``),
   which runs the standard algorithm in C, an order of magnitude faster.  Both produce
-  the same words (checked at import and by the tests).
+  the same words (checked at import and by the tests).  The float32 normal kernel,
+  which only needs each word's low 24 bits, draws them through the legacy
+  ``RandomState.randint(0, 2**24)`` on that bit generator: one word per value, masked.
 * ``aten/src/ATen/CPUGeneratorImpl.cpp`` -- ``random()`` is one 32-bit word,
   ``random64()`` two words, the first one the high half
   (``detail::make64BitsFrom32Bits``); ``set_current_seed`` keeps the 64-bit
@@ -237,6 +239,10 @@ class _PureMT19937:
             self.pos += n
         return _temper(words).astype(_U64)
 
+    def raw24(self, n: int) -> np.ndarray:
+        """The low 24 bits of the next ``n`` outputs, as int32."""
+        return (self.raw(n) & _MASK24).astype(_I32)
+
     def get_state(self):
         return self.key.copy(), self.pos
 
@@ -250,10 +256,20 @@ class _NumpyMT19937:
 
     def __init__(self, key: np.ndarray, pos: int) -> None:
         self._bg = np.random.MT19937(0)
+        self._legacy = None
         self.set_state(key, pos)
 
     def raw(self, n: int) -> np.ndarray:
         return self._bg.random_raw(n)
+
+    def raw24(self, n: int) -> np.ndarray:
+        """The low 24 bits of the next ``n`` outputs, as int32, in one C loop: the legacy
+        ``RandomState.randint(0, 2**24)`` on the same bit generator draws one 32-bit word per
+        value and masks it with 2**24 - 1 (its masked method never rejects when the range is
+        the mask itself); checked against :meth:`raw` when the engine is first built."""
+        if self._legacy is None:
+            self._legacy = np.random.RandomState(self._bg)
+        return self._legacy.randint(0, 1 << 24, size=n, dtype=_I32)
 
     def get_state(self):
         st = self._bg.state["state"]
@@ -269,7 +285,9 @@ def _numpy_mt_works() -> bool:
         eng = _NumpyMT19937(_seed_key(5489), _N)
         ref = _PureMT19937(_seed_key(5489), _N)
         a, b = eng.raw(1300), ref.raw(1300)
-        return a.dtype == _U64 and bool(np.array_equal(a, b)) and int(a[0]) == 3499211612
+        ok = a.dtype == _U64 and bool(np.array_equal(a, b)) and int(a[0]) == 3499211612
+        c, d = eng.raw24(1250), ref.raw24(1250)      # the masked draw, continuing the stream
+        return ok and c.dtype == _I32 and bool(np.array_equal(c, d)) and eng.get_state()[1] == ref.pos
     except (AttributeError, TypeError, ValueError, KeyError):  # pragma: no cover - exotic numpy
         return False
 
@@ -454,7 +472,25 @@ _TWO_PI_F = _F32(2.0 * math.pi)  # _mm256_set1_ps(2.0f * c10::pi<double>)
 _THETA_SCALE = _F32(_TWO_PI_F * _F32(2.0 ** -24))  # exact: theta = k * 2**-24 * two_pi
 _MASK24 = _U64(0xFFFFFF)
 
-_F32_CHUNK_PAIRS = 32768  # (radius, angle) pairs per vectorised step: work arrays stay in L2
+_SQRTHF_BITS = 0x3F000000 | _SQRTHF_MANT  # bits of float32(0.707106781186547524)
+
+_F32_CHUNK_PAIRS = 16384  # (radius, angle) pairs per vectorised step (measured: 8192-32768 best, 16384 best)
+
+# the angle's octant reduction as used below, per octant index q (y = 2q, see _avx2_sincos)
+_RED_AB = float(2.0 * (_F64(_DP1) + _F64(_DP2)))   # y * DP1 + y * DP2 = q * _RED_AB, exact in float64
+_RED_C = float(2.0 * _DP3)                         # y * DP3 = q * _RED_C, exact in float64
+# single-rounding float32 steps by "magic" addition (see _avx2_sincos): M = 1.5 * 2**(52 - 23 + b)
+# for results in the binade [2**b, 2**(b + 1)); C + M is exact
+_COS_M1, _SIN_M1 = 1.5 * 2.0 ** 19, 1.5 * 2.0 ** 22   # |cos step 1| in [2**-10, 2**-9), sin in [2**-7, 2**-6)
+_COS_M2, _SIN_M2 = 1.5 * 2.0 ** 24, 1.5 * 2.0 ** 26   # |cos step 2| in [2**-5, 2**-4), sin in [2**-3, 2**-2)
+_COS_C1M, _SIN_C1M = float(_COS_C[1]) + _COS_M1, float(_SIN_C[1]) + _SIN_M1
+_COS_C2M, _SIN_C2M = float(_COS_C[2]) + _COS_M2, float(_SIN_C[2]) + _SIN_M2
+_SIGN = _I32(-(2 ** 31))
+_V32 = np.dtype("V32")  # one half-block: 8 float32 / int32 lanes
+
+_mul, _add, _sub = np.multiply, np.add, np.subtract
+_shr, _shl, _and, _xor, _neg, _sqrt = (np.right_shift, np.left_shift, np.bitwise_and, np.bitwise_xor,
+                                       np.negative, np.sqrt)
 
 
 class _F32Work:
@@ -462,12 +498,17 @@ class _F32Work:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        for name in ("ia", "ib", "ic"):
+        self.k = np.empty((2, n), _I32)      # the radius words' and the angle words' low 24 bits
+        self.u = np.empty((2, n), _I32)
+        for name in ("ia", "ib", "q"):
             setattr(self, name, np.empty(n, _I32))
-        for name in ("j", "a", "r", "sn", "cs", "pc", "ps", "x", "y", "z", "e"):
+        for name in ("jf", "a", "x", "y", "z", "e", "r"):
             setattr(self, name, np.empty(n, _F32))
-        for name in ("x64", "y64", "z64", "t64"):
+        for name in ("x64", "y64", "q64", "t64"):
             setattr(self, name, np.empty(n, _F64))
+        self.zx64 = np.empty((2, n), _F64)   # [z; x] of the angle lanes
+        self.p64 = np.empty((2, n), _F64)    # [cosine; sine] polynomial
+        self.p = np.empty((2, n), _F32)
 
 
 _WORK = threading.local()
@@ -486,173 +527,178 @@ def _work(n: int) -> _F32Work:
     return w
 
 
-def _avx2_radius(w: _F32Work, jf: np.ndarray, r_out: np.ndarray) -> None:  # uses w.a as scratch
-    """``r_out = sqrt(-2 * log256_ps(u1))`` for ``u1 = jf * 2**-24`` (jf: float32 integers 1..2**24).
+def _avx2_radius(w: _F32Work, k1: np.ndarray, r_out: np.ndarray) -> None:
+    """``r_out = sqrt(-2 * log256_ps(u1))`` for ``u1 = 1 - k1 * 2**-24`` (k1: int32, 0 .. 2**24 - 1).
 
     log256_ps with GCC's contractions: every ``y = y * x + p`` of the polynomial,
     ``y = (y * x) * z + e * q1`` and the final ``x + e * q2`` are fused (the last one
     is exact anyway).  Fused steps are computed in float64 (exact product) and
     rounded once to float32; an exhaustive check over all 2**24 inputs showed that
     this double rounding never differs from a true fmaf here.
+
+    Range reduction on the bits of ``j = 2**24 - k1`` (u1 = j * 2**-24 exactly): log256_ps
+    takes the mantissa ``xm`` in [0.5, 1) and the exponent ``e``, and where ``xm < SQRTHF``
+    uses ``x = xm + xm - 1, e - 1`` (exact), else ``x = xm - 1``: that is ``x = m - 1`` for
+    the mantissa ``m`` scaled into [SQRTHF, 2 * SQRTHF), which subtracting SQRTHF's bits
+    from j's bits gives at once (the borrow moves the exponent); ``e`` comes out of the
+    same difference with 24 (for 2**-24) folded in.
+
+    After the polynomial the kernel's steps are done on doubled values, one float32
+    rounding each as in the kernel (scaling by 2 commutes with rounding; no value here
+    is near underflow): ``Y = y * 2x``, ``F = fma(Y, z, e * 2q1)``, ``G = F - z``
+    (for ``y - z * 0.5``), ``H = 2x + G``, and ``-2 log = e * -2q2 - H`` (for
+    ``(x + e * q2) * -2``); the signs of zeros match (u1 = 1 gives -0, as in PyTorch).
     """
-    ia, ib, ic, t = w.ia, w.ib, w.ic, w.t64
-    x, y, z, e = w.x, w.y, w.z, w.e
-    x64, y64, z64 = w.x64, w.y64, w.z64
-    bits = jf.view(_I32)
-    # range reduction on the bits: u1 = m' * 2**exp with mantissa m' in [0.5, 1)
-    np.right_shift(bits, 23, out=ia)               # biased exponent of jf
-    np.bitwise_and(bits, 0x7FFFFF, out=ib)         # mantissa bits m
-    np.subtract(ib, _SQRTHF_MANT, out=ic)
-    np.right_shift(ic, 31, out=ic)                 # -1 where mantissa < SQRTHF (then e -= 1, x = x + x - 1)
-    np.add(ia, ic, out=ia)
-    np.subtract(ia, 150, out=ia)                   # e = exponent(u1) + 1 (- 1): jf's exponent - 127 - 24 + 1
-    np.copyto(e, ia, casting="unsafe")
-    # x = xm - 1 (+ xm where mantissa < SQRTHF), xm = the mantissa as a float in [0.5, 1)
-    np.bitwise_or(ib, 0x3F000000, out=ib)          # bits of xm
-    np.subtract(ib.view(_F32), _F32(1.0), out=x)   # xm - 1 (exact)
-    np.bitwise_and(ib, ic, out=ib)                 # xm where the mask is set, else +0.0
-    np.add(x, ib.view(_F32), out=x)                # (xm - 1) + xm, rounded as in log256_ps
-    np.copyto(x64, x)
-    # polynomial: y = p0; y = fma(y, x, p_k) for k = 1..8
-    np.multiply(x64, _LOG_P[0], out=t)
-    np.add(t, _LOG_P[1], out=t)
-    np.copyto(y, t, casting="same_kind")
+    jf, ia, ib = w.jf, w.ia, w.ib
+    a, x, y, z, e = w.a, w.x, w.y, w.z, w.e
+    x64, y64 = w.x64, w.y64
+    _sub(16777216, k1, out=ia)                    # j = 2**24 - k1 (1 .. 2**24)
+    jf[...] = ia                                   # exact
+    _sub(jf.view(_I32), _SQRTHF_BITS + (24 << 23), out=ia)
+    _shr(ia, 23, out=ib)                           # e
+    _and(ia, 0x7FFFFF, out=ia)
+    _add(ia, _SQRTHF_BITS, out=ia)                 # bits of m in [SQRTHF, 2 SQRTHF)
+    _sub(ia.view(_F32), 1.0, out=x)                # x = m - 1 (exact)
+    x64[...] = x
+    # polynomial: y = p0; y = fma(y, x, p_k) for k = 1..8, each rounded to float32
+    _mul(x64, float(_LOG_P[0]), out=y64)
+    _add(y64, float(_LOG_P[1]), out=y64)
     for p in _LOG_P[2:]:
-        np.copyto(y64, y)
-        np.multiply(y64, x64, out=t)
-        np.add(t, p, out=t)
-        np.copyto(y, t, casting="same_kind")
-    np.multiply(y, x, out=y)                       # y = y * x (not fused)
-    np.multiply(x, x, out=z)                       # z = x * x
-    np.copyto(y64, y)
-    np.copyto(z64, z)
-    np.multiply(z, _F32(0.5), out=z)              # z * 0.5 (exact; z64 keeps z)
-    np.multiply(e, _LOG_Q1, out=w.a)               # e * q1 (rounded)
-    np.copyto(x64, w.a)                            # (x64 is free from here: x still holds x)
-    np.multiply(y64, z64, out=t)
-    np.add(t, x64, out=t)                          # y = fma(y, z, e * q1)
-    np.copyto(y, t, casting="same_kind")
-    np.subtract(y, z, out=y)                       # y = y - z * 0.5
-    np.add(x, y, out=x)                            # x = x + y
-    np.multiply(e, _LOG_Q2, out=e)                 # e * q2 (exact)
-    np.add(x, e, out=x)                            # x = x + e * q2 -> log(u1)
-    np.multiply(x, _F32(-2.0), out=x)
-    np.sqrt(x, out=r_out)                          # -0 when u1 == 1, as in PyTorch
+        y[...] = y64
+        y64[...] = y
+        _mul(y64, x64, out=y64)
+        _add(y64, float(p), out=y64)
+    y[...] = y64
+    _add(x, x, out=a)                              # 2x
+    _mul(y, a, out=y)                              # Y = 2 * (y * x)
+    _mul(x, x, out=z)                              # z = x * x
+    e[...] = ib
+    _mul(e, _F32(2.0) * _LOG_Q1, out=jf)           # 2 * (e * q1)
+    y64[...] = y
+    x64[...] = z
+    _mul(y64, x64, out=y64)
+    x64[...] = jf
+    _add(y64, x64, out=y64)
+    y[...] = y64                                   # F = 2 * fma(y, z, e * q1)
+    _sub(y, z, out=y)                              # G = 2 * (y - z * 0.5)
+    _add(a, y, out=a)                              # H = 2 * (x + y)
+    _mul(e, _F32(-2.0) * _LOG_Q2, out=e)           # -2 * (e * q2) (exact)
+    _sub(e, a, out=a)                              # -2 * (x + e * q2) = -2 log(u1)
+    _sqrt(a, out=r_out)
 
 
-def _avx2_sincos(w: _F32Work, kf: np.ndarray, s_out: np.ndarray, c_out: np.ndarray) -> None:
-    """sincos256_ps(theta) for ``theta = two_pi * (kf * 2**-24)`` (kf: float32 integers < 2**24).
+def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
+    """sincos256_ps(theta) for ``theta = two_pi * (k2 * 2**-24)`` (k2: int32, 0 .. 2**24 - 1):
+    ``out2[0]`` gets the cosine, ``out2[1]`` the sine (float32).
 
     Fused steps (as GCC contracts them): the three ``x += y * DPi`` of the range
     reduction, the two polynomial Horner steps of each polynomial, ``y * z - z * 0.5``
-    of the cosine and ``y * x + x`` of the sine.  theta is in [0, 2 pi), so the
-    octant j = (int(theta * 4/pi) + 1) & ~1 is 0, 2, 4, 6 or 8, and the selection and
-    sign flips are done with integer masks on the bit patterns.
+    of the cosine and ``y * x + x`` of the sine.
+
+    theta is in [0, 2 pi), so the octant j = (int(theta * 4/pi) + 1) & ~1 is 2q with
+    q = (k2 + 2**21) >> 22 in 0..4 (checked for all 2**24 inputs by the tests).  With
+    y = 2q, ``theta + y * DP1`` is exact and ``+ y * DP2`` is one rounding of the exact
+    float64 value ``theta + q * 2(DP1 + DP2)``; ``fma(y, DP3, x)`` is rounded from float64.
+
+    Both Horner steps of both polynomials have results in one binade for every
+    argument (|cos| steps in [2**-10, 2**-9) and [2**-5, 2**-4), sine steps in
+    [2**-7, 2**-6) and [2**-3, 2**-2)), so a float32 rounding there is the rounding of
+    ``v + M`` to float64 (then ``- M``, exact) with ``M = 1.5 * 2**(29 + b)``: one
+    rounding of the exact fused value, i.e. fmaf itself, with no float32 round trip.
+
+    Selection and signs use integer masks on the bit patterns: for odd q the sine and
+    cosine polynomials swap; the sine is negated for q in {2, 3}, the cosine for q in {1, 2}.
     """
-    ia, ib, ic, t = w.ia, w.ib, w.ic, w.t64
-    x, y, z = w.x, w.y, w.z
-    x64, y64, z64 = w.x64, w.y64, w.z64
-    np.multiply(kf, _THETA_SCALE, out=x)           # theta = two_pi * u2 (exact scaling by 2**-24)
-    np.multiply(x, _FOPI, out=y)
-    np.copyto(ia, y, casting="unsafe")             # truncation (cvttps)
-    np.add(ia, 1, out=ia)
-    np.bitwise_and(ia, -2, out=ia)                 # j = (j + 1) & ~1
-    np.copyto(y, ia, casting="unsafe")
-    np.multiply(y, _DP1, out=z)                    # y * DP1, y * DP2 are exact: fused == unfused
-    np.add(x, z, out=x)
-    np.multiply(y, _DP2, out=z)
-    np.add(x, z, out=x)
-    np.copyto(x64, x)
-    np.copyto(y64, y)
-    np.multiply(y64, _DP3, out=y64)
-    np.add(x64, y64, out=t)                        # x = fma(y, DP3, x)
-    np.copyto(x, t, casting="same_kind")
-    np.copyto(x64, x)
-    np.multiply(x, x, out=z)
-    np.copyto(z64, z)
-    # cosine polynomial -> w.c (float32), via y64
-    yc = w.pc
-    np.multiply(z64, _COS_C[0], out=t)
-    np.add(t, _COS_C[1], out=t)
-    np.copyto(yc, t, casting="same_kind")
-    np.copyto(y64, yc)
-    np.multiply(y64, z64, out=t)
-    np.add(t, _COS_C[2], out=t)
-    np.copyto(yc, t, casting="same_kind")
-    np.multiply(yc, z, out=yc)                     # y = y * z
-    np.copyto(y64, yc)
-    np.multiply(y64, z64, out=t)
-    np.multiply(z64, 0.5, out=y64)
-    np.subtract(t, y64, out=t)                     # y = fma(y, z, -(z * 0.5))
-    np.copyto(yc, t, casting="same_kind")
-    np.add(yc, _F32(1.0), out=yc)
-    # sine polynomial -> w.s
-    ys = w.ps
-    np.multiply(z64, _SIN_C[0], out=t)
-    np.add(t, _SIN_C[1], out=t)
-    np.copyto(ys, t, casting="same_kind")
-    np.copyto(y64, ys)
-    np.multiply(y64, z64, out=t)
-    np.add(t, _SIN_C[2], out=t)
-    np.copyto(ys, t, casting="same_kind")
-    np.multiply(ys, z, out=ys)
-    np.copyto(y64, ys)
-    np.multiply(y64, x64, out=t)
-    np.add(t, x64, out=t)                          # y2 = fma(y2, x, x)
-    np.copyto(ys, t, casting="same_kind")
-    # selection: octant index q = j / 2 in 0..4; the sine polynomial is the sine for even q
-    np.right_shift(ia, 1, out=ia)                  # q
-    np.bitwise_and(ia, 1, out=ib)
-    np.subtract(ib, 1, out=ib)                     # -1 where q is even
-    ycb = yc.view(_I32)
-    ysb = ys.view(_I32)
-    np.bitwise_xor(ycb, ysb, out=ic)
-    np.bitwise_and(ic, ib, out=ic)                 # D = (yc ^ ys) & even
-    np.right_shift(ia, 1, out=ib)
-    np.left_shift(ib, 31, out=ib)                  # sine sign: q in {2, 3}
-    np.bitwise_xor(ib, ic, out=ib)
-    np.bitwise_xor(ycb, ib, out=s_out.view(_I32))  # sin = (even ? ys : yc) ^ sign
-    np.add(ia, 1, out=ia)
-    np.right_shift(ia, 1, out=ia)
-    np.left_shift(ia, 31, out=ia)                  # cosine sign: q in {1, 2}
-    np.bitwise_xor(ia, ic, out=ia)
-    np.bitwise_xor(ysb, ia, out=c_out.view(_I32))  # cos = (even ? yc : ys) ^ sign
+    q, ia, u = w.q, w.ia, w.u
+    x, z = w.x, w.z
+    th, q64 = w.t64, w.q64
+    zx64, p64, p = w.zx64, w.p64, w.p
+    z64, x64 = zx64[0], zx64[1]
+    pc, ps = p64[0], p64[1]
+    _add(k2, 1 << 21, out=q)
+    _shr(q, 22, out=q)                             # octant index q; y = 2q
+    x[...] = k2
+    _mul(x, _THETA_SCALE, out=x)                   # theta = two_pi * u2 (rounded)
+    th[...] = x
+    q64[...] = q
+    _mul(q64, _RED_AB, out=x64)
+    _add(x64, th, out=x64)                         # theta + y * DP1 + y * DP2, exact
+    x[...] = x64
+    x64[...] = x
+    _mul(q64, _RED_C, out=q64)
+    _add(q64, x64, out=q64)                        # x = fma(y, DP3, x)
+    x[...] = q64
+    x64[...] = x
+    _mul(x, x, out=z)
+    z64[...] = z
+    # Horner steps 1 and 2 of both polynomials, single roundings through M
+    _mul(z64, float(_COS_C[0]), out=pc)
+    _mul(z64, float(_SIN_C[0]), out=ps)
+    _add(pc, _COS_C1M, out=pc)
+    _add(ps, _SIN_C1M, out=ps)
+    _sub(pc, _COS_M1, out=pc)
+    _sub(ps, _SIN_M1, out=ps)
+    _mul(p64, z64, out=p64)
+    _add(pc, _COS_C2M, out=pc)
+    _add(ps, _SIN_C2M, out=ps)
+    _sub(pc, _COS_M2, out=pc)
+    _sub(ps, _SIN_M2, out=ps)
+    _mul(p64, z64, out=p64)                        # y * z (exact in float64) ...
+    p[...] = p64                                   # ... rounded
+    p64[...] = p
+    _mul(p64, zx64, out=p64)                       # [yc * z; ys * x]
+    _mul(z64, -0.5, out=th)
+    _add(pc, th, out=pc)                           # fma(yc, z, -(z * 0.5))
+    _add(ps, x64, out=ps)                          # fma(ys, x, x)
+    p[...] = p64
+    _add(p[0], 1.0, out=p[0])                      # cosine polynomial + 1
+    # selection and signs on the bits
+    pb = p.view(_I32)
+    _and(q, 1, out=q)
+    _neg(q, out=q)                                 # -1 where q is odd
+    _xor(pb[0], pb[1], out=ia)
+    _and(ia, q, out=ia)                            # D = (yc ^ ys) where q is odd, else 0
+    _add(k2, 3 << 21, out=u[0])                    # bit 23: (q + 1) & 2, the cosine's sign
+    _add(k2, 1 << 21, out=u[1])                    # bit 23: q & 2, the sine's sign
+    _shl(u, 8, out=u)
+    _and(u, _SIGN, out=u)
+    _xor(u, ia, out=u)
+    _xor(pb, u, out=out2.view(_I32))               # [cos; sin] = [yc; ys] ^ D ^ signs
 
 
-def _avx2_blocks(draw, out: np.ndarray) -> None:
-    """normal_fill_16_AVX2 on consecutive 16-value blocks, drawing words with ``draw(n)``.
+def _avx2_blocks(draw24, out: np.ndarray, mean32=None) -> None:
+    """normal_fill_16_AVX2 on consecutive 16-value blocks, drawing words with ``draw24(n)``
+    (their low 24 bits, int32).
 
     ``out`` (float32, contiguous, length a multiple of 16) gets ``radius * cos``
     in the first 8 and ``radius * sin`` in the last 8 lanes of each block, i.e.
-    the values before ``fmadd(n, std, mean)`` (with -0 turned into +0).  Words are
-    drawn chunk by chunk, in order, so the work arrays stay in cache.
+    the values before ``fmadd(n, std, mean)``, plus ``mean32`` when given (the
+    fmadd for std == 1).  Words are drawn chunk by chunk, in order, so the work
+    arrays stay in cache; a block's two halves are 32-byte units moved as such.
     """
     total = out.shape[0]
     step = 2 * _F32_CHUNK_PAIRS
     for start in range(0, total, step):
         stop = min(total, start + step)
-        n = (stop - start) // 2
-        w = _work(n)
-        # the low 32-bit halves of the raw uint64 draws, as (block, half, lane)
-        words = draw(stop - start).view(_U32).reshape(-1, 2, 8, 2)[:, :, :, 0]
-        ka = w.ia.reshape(-1, 8)
-        np.bitwise_and(words[:, 0, :], 0xFFFFFF, out=ka, casting="unsafe")   # k1 = val & 0xFFFFFF
-        # u1 = 1 - k1 * 2**-24 = (2**24 - k1) * 2**-24: pass the integer 2**24 - k1 (exact in float32)
-        np.subtract(0x1000000, w.ia, out=w.ia)
-        np.copyto(w.j, w.ia, casting="unsafe")
-        np.bitwise_and(words[:, 1, :], 0xFFFFFF, out=ka, casting="unsafe")   # k2: the angle lanes
-        np.copyto(w.a, w.ia, casting="unsafe")
-        _avx2_sincos(w, w.a, w.sn, w.cs)
-        _avx2_radius(w, w.j, w.r)
-        o3 = out[start:stop].reshape(-1, 2, 8)
-        r2 = w.r.reshape(-1, 8)
-        np.multiply(r2, w.cs.reshape(-1, 8), out=o3[:, 0, :])
-        np.multiply(r2, w.sn.reshape(-1, 8), out=o3[:, 1, :])
+        w = _work((stop - start) // 2)
+        words = draw24(stop - start).view(_V32)
+        k = w.k
+        np.copyto(k[0].view(_V32), words[0::2])
+        np.copyto(k[1].view(_V32), words[1::2])
+        _avx2_radius(w, k[0], w.r)
+        _avx2_sincos(w, k[1], w.p)
+        _mul(w.p, w.r, out=w.p)
+        if mean32 is not None:
+            _add(w.p, mean32, out=w.p)
+        dst = out[start:stop].view(_V32)
+        np.copyto(dst[0::2], w.p[0].view(_V32))
+        np.copyto(dst[1::2], w.p[1].view(_V32))
 
 
-def _avx2_normal(draw, size: int, full_draw: bool, vals: np.ndarray | None = None) -> np.ndarray:
-    """float32 ``normal_fill_AVX2`` values (before mean/std) of a contiguous tensor of ``size >= 16``,
-    written into ``vals`` (a new array when None) and returned.
+def _avx2_normal(draw24, size: int, full_draw: bool, vals: np.ndarray | None = None,
+                 mean32=None) -> np.ndarray:
+    """float32 ``normal_fill_AVX2`` values (before mean/std, or plus ``mean32`` when given) of a
+    contiguous tensor of ``size >= 16``, written into ``vals`` (a new array when None) and returned.
 
     ``full_draw``: uniforms are drawn for all ``size`` elements before the tail
     block (float32); the reduced-precision path (float16) draws only whole blocks.
@@ -660,12 +706,12 @@ def _avx2_normal(draw, size: int, full_draw: bool, vals: np.ndarray | None = Non
     if vals is None:
         vals = np.empty(size, _F32)
     main = size - size % 16
-    _avx2_blocks(draw, vals[:main])
+    _avx2_blocks(draw24, vals[:main], mean32)
     if size % 16:
         if full_draw:
-            draw(size - main)                            # drawn, then overwritten by the tail
+            draw24(size - main)                          # drawn, then overwritten by the tail
         tail = np.empty(16, _F32)
-        _avx2_blocks(draw, tail)
+        _avx2_blocks(draw24, tail, mean32)
         vals[size - 16:] = tail
     return vals
 
@@ -829,6 +875,12 @@ class Generator:
             return np.empty(0, dtype=_U64)
         return self._engine.raw(int(n))
 
+    def _raw24(self, n: int) -> np.ndarray:
+        """The low 24 bits of the next ``n`` words, as int32 (the float32 normal kernel's input)."""
+        if n <= 0:
+            return np.empty(0, dtype=_I32)
+        return self._engine.raw24(int(n))
+
     def _random64(self, n: int) -> np.ndarray:
         """The next ``n`` 64-bit draws (``random64()``: two words, the first is the high half)."""
         raw = self._raw(2 * n)
@@ -904,13 +956,16 @@ class Generator:
             return
         flat = out.reshape(-1)
         if name == "float32":
-            _avx2_normal(self._raw, size, True, flat)
-            _apply_mean_std32(flat, mean, std)
+            if _F32(std) == 1.0:     # fmadd(n, 1, mean) = n + mean, applied chunk by chunk
+                _avx2_normal(self._raw24, size, True, flat, _F32(mean))
+            else:
+                _avx2_normal(self._raw24, size, True, flat)
+                _apply_mean_std32(flat, mean, std)
         elif name == "float64":
             _fill64(self._raw, size, flat)
             _apply_mean_std64(flat, mean, std)
         else:  # float16: computed in float (opmath) by the AVX2 kernel, then rounded to Half
-            vals = _avx2_normal(self._raw, size, full_draw=False)
+            vals = _avx2_normal(self._raw24, size, full_draw=False)
             _apply_mean_std32(vals, mean, std)
             flat[:] = vals.astype(np.float16)
 
