@@ -43,6 +43,11 @@ FOUND = [
     ("z = torch.arange(float('nan'))\n", "runtime"),
     ("z = torch.arange(0, 1, float('nan'))\n", "runtime"),
     ("x = torch.full((2, 2), torch.full((3,), 0.0))\n", "type"),
+    # the long run of 2026-11-30: a dtype taken as a logical op's operand (an object array that broke the
+    # JSON), and Python numbers as the outputs of grad (PyTorch's AssertionError in _make_grads)
+    ("a = torch.ones(4, 2, 2)\nz = a.logical_and(torch.int8)\n", "type"),
+    ("x = torch.ones(2, 3, requires_grad=True)\nh, = torch.autograd.grad(x.mean(dim=1).tolist(), [x])\n",
+     "assertion"),
     # broadcasting inside logical/bitwise ops: PyTorch's size mismatch
     ("a = torch.tensor([]).logical_or(torch.randint(0, 10, (3,)))\n", "shape"),
     ("z = torch.tensor([True, False]) & torch.tensor([True, False, True])\n", "shape"),

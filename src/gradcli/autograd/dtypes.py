@@ -27,6 +27,7 @@ class dtype:
 
     __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "category", "rank")
     _gradcli_public = frozenset({"is_floating_point", "is_signed", "itemsize", "is_complex"})
+    _gradcli_type_name = "torch.dtype"  # the C type's name in PyTorch's messages ("... not torch.dtype")
 
     def __init__(self, name: str, np_dtype, category: int, rank: int) -> None:
         self.name = name

@@ -120,6 +120,12 @@ def _make_grads(outputs: list, grads: list, is_grads_batched: bool = False) -> l
     """Check or create the gradient of each root, as torch.autograd._make_grads."""
     out = []
     for i, (o, g) in enumerate(zip(outputs, grads)):
+        if not isinstance(o, Tensor):  # torch.autograd._make_grads checks each root first (an AssertionError)
+            raise error_class("assertion")(
+                "Expected output to be a torch.Tensor",
+                "Pass tensors as the outputs of backward/grad, not Python numbers (.item() and .tolist() leave "
+                "autograd).",
+            )
         if isinstance(g, Tensor):
             if g._data.shape != o._data.shape:
                 raise error_class("grad_shape")(

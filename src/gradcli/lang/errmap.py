@@ -289,7 +289,8 @@ def diagnose_call(exc: BaseException, f: Any, args: Any, kwargs: Optional[dict])
 def fix_call(exc: BaseException, f: Any, args: Any, kwargs: Optional[dict], line: Optional[int],
              col: Optional[int]) -> BaseException:
     """:func:`fix` for a failed call, with :func:`diagnose_call` for what would be an internal error."""
-    if (not isinstance(exc, (GradcliError, TypeError, IndexError, RecursionError, MemoryError))
+    if getattr(exc, "rediagnose", False) is True or (
+            not isinstance(exc, (GradcliError, TypeError, IndexError, RecursionError, MemoryError))
             and isinstance(exc, Exception) and raised_in_engine(exc)):
         # an engine function failed on what the file gave it: a wrong argument type is PyTorch's TypeError
         # (more precise than the kind the exception alone would map to)

@@ -972,10 +972,21 @@ class FminBackward0(Node):
                 _masked_zero(g, to_self) if len(n) > 1 and n[1] else None)
 
 
+class NotATensor(TypeError):
+    """A Tensor-only argument got something else (PyTorch's TypeError).  The message names the positions of
+    the function form; ``rediagnose`` asks the language layer (``errmap.fix_call``) to word it with the
+    positions of the call as written (``a.maximum(2.0)`` names 'other' at position 1, ``torch.maximum(a,
+    2.0)`` at position 2)."""
+
+    rediagnose = True
+
+
 def _two_tensors(name: str, input, other) -> None:
+    """Raise :class:`NotATensor` unless both arguments are tensors (PyTorch's ``(Tensor input, Tensor other)``
+    signatures: maximum, minimum, fmax, fmin, logical_and/or/xor)."""
     for pos, arg, x in ((1, "input", input), (2, "other", other)):
         if not isinstance(x, Tensor):
-            raise TypeError(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(x).__name__}")
+            raise NotATensor(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(x).__name__}")
 
 
 def _max_min(name, npfn, node_cls, input, other):
@@ -1149,6 +1160,7 @@ def invert_op(input):
 
 
 def _logical(npfn, input, other):
+    _two_tensors(npfn.__name__, input, other)
     try:
         data = npfn(input._data, _arr(other))
     except ValueError:
@@ -1167,7 +1179,6 @@ def logical_or(input, other):
 def logical_xor(input, other):
     """Elementwise exclusive or of the truth values (nonzero) of two tensors (broadcast): a bool tensor, not
     differentiable.  TypeError unless both are tensors."""
-    _two_tensors("logical_xor", input, other)
     return _logical(np.logical_xor, input, other)
 
 
