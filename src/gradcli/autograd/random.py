@@ -483,6 +483,8 @@ _RED_C = float(2.0 * _DP3)                         # y * DP3 = q * _RED_C, exact
 # for results in the binade [2**b, 2**(b + 1)); C + M is exact
 _COS_M1, _SIN_M1 = 1.5 * 2.0 ** 19, 1.5 * 2.0 ** 22   # |cos step 1| in [2**-10, 2**-9), sin in [2**-7, 2**-6)
 _COS_M2, _SIN_M2 = 1.5 * 2.0 ** 24, 1.5 * 2.0 ** 26   # |cos step 2| in [2**-5, 2**-4), sin in [2**-3, 2**-2)
+_LOG_M8 = 1.5 * 2.0 ** 27                              # the log's last Horner step: [2**-2, 2**-1)
+_LOG_P8M = float(_LOG_P[8]) + _LOG_M8
 _COS_C1M, _SIN_C1M = float(_COS_C[1]) + _COS_M1, float(_SIN_C[1]) + _SIN_M1
 _COS_C2M, _SIN_C2M = float(_COS_C[2]) + _COS_M2, float(_SIN_C[2]) + _SIN_M2
 _SIGN = _I32(-(2 ** 31))
@@ -493,8 +495,39 @@ _shr, _shl, _and, _xor, _neg, _sqrt = (np.right_shift, np.left_shift, np.bitwise
                                        np.negative, np.sqrt)
 
 
+def _c32(v) -> np.ndarray:
+    return np.array(v, dtype=_F32)
+
+
+def _c64(v) -> np.ndarray:
+    return np.array(v, dtype=_F64)
+
+
+def _ci(v) -> np.ndarray:
+    return np.array(v, dtype=_I32)
+
+
+# The kernel's constants as 0-d arrays of the operands' own dtype: numpy converts a Python
+# scalar on every call (about 1 us, a third of a 16384-lane step), a 0-d array of the same
+# dtype not at all, and the arithmetic is the same.
+_K = type("_KernelConstants", (), {})()
+_K.two24, _K.sqrthf_e, _K.sqrthf = _ci(1 << 24), _ci(_SQRTHF_BITS + (24 << 23)), _ci(_SQRTHF_BITS)
+_K.i23, _K.mant, _K.one32 = _ci(23), _ci(0x7FFFFF), _c32(1.0)
+_K.log_p = [_c64(v) for v in _LOG_P]
+_K.log_p8m, _K.log_m8 = _c64(_LOG_P8M), _c64(_LOG_M8)
+_K.q1x2, _K.q2xm2 = _c32(_F32(2.0) * _LOG_Q1), _c32(_F32(-2.0) * _LOG_Q2)
+_K.i21, _K.i22, _K.i1, _K.i8, _K.sign = _ci(1 << 21), _ci(22), _ci(1), _ci(8), _ci(_SIGN)
+_K.i4m = _ci(1 << 22)
+_K.theta, _K.red_ab, _K.red_c = _c32(_THETA_SCALE), _c64(_RED_AB), _c64(_RED_C)
+_K.cos_c0, _K.sin_c0 = _c64(_COS_C[0]), _c64(_SIN_C[0])
+_K.cos_c1m, _K.sin_c1m, _K.cos_m1, _K.sin_m1 = _c64(_COS_C1M), _c64(_SIN_C1M), _c64(_COS_M1), _c64(_SIN_M1)
+_K.cos_c2m, _K.sin_c2m, _K.cos_m2, _K.sin_m2 = _c64(_COS_C2M), _c64(_SIN_C2M), _c64(_COS_M2), _c64(_SIN_M2)
+_K.mhalf = _c64(-0.5)
+
+
 class _F32Work:
-    """Scratch arrays for the float32 normal kernel (n lanes = n (radius, angle) pairs)."""
+    """Scratch arrays for the float32 normal kernel (n lanes = n (radius, angle) pairs), with
+    the views the kernel uses made once."""
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -509,6 +542,16 @@ class _F32Work:
         self.zx64 = np.empty((2, n), _F64)   # [z; x] of the angle lanes
         self.p64 = np.empty((2, n), _F64)    # [cosine; sine] polynomial
         self.p = np.empty((2, n), _F32)
+        self.k0, self.k1 = self.k
+        self.u0, self.u1 = self.u
+        self.jf_bits, self.ia_f = self.jf.view(_I32), self.ia.view(_F32)
+        self.z64, self.ax64 = self.zx64
+        self.pc, self.ps = self.p64
+        self.p0 = self.p[0]
+        self.pb = self.p.view(_I32)
+        self.pb0, self.pb1 = self.pb
+        self.k_v = self.k0.view(_V32), self.k1.view(_V32)
+        self.p_v = self.p[0].view(_V32), self.p[1].view(_V32)
 
 
 _WORK = threading.local()
@@ -534,7 +577,9 @@ def _avx2_radius(w: _F32Work, k1: np.ndarray, r_out: np.ndarray) -> None:
     ``y = (y * x) * z + e * q1`` and the final ``x + e * q2`` are fused (the last one
     is exact anyway).  Fused steps are computed in float64 (exact product) and
     rounded once to float32; an exhaustive check over all 2**24 inputs showed that
-    this double rounding never differs from a true fmaf here.
+    this double rounding never differs from a true fmaf here.  The last polynomial
+    step's result lies in [2**-2, 2**-1) for every x, so it is rounded once through a
+    magic constant as in :func:`_avx2_sincos`.
 
     Range reduction on the bits of ``j = 2**24 - k1`` (u1 = j * 2**-24 exactly): log256_ps
     takes the mantissa ``xm`` in [0.5, 1) and the exponent ``e``, and where ``xm < SQRTHF``
@@ -549,42 +594,49 @@ def _avx2_radius(w: _F32Work, k1: np.ndarray, r_out: np.ndarray) -> None:
     (for ``y - z * 0.5``), ``H = 2x + G``, and ``-2 log = e * -2q2 - H`` (for
     ``(x + e * q2) * -2``); the signs of zeros match (u1 = 1 gives -0, as in PyTorch).
     """
+    K = _K
     jf, ia, ib = w.jf, w.ia, w.ib
     a, x, y, z, e = w.a, w.x, w.y, w.z, w.e
     x64, y64 = w.x64, w.y64
-    _sub(16777216, k1, out=ia)                    # j = 2**24 - k1 (1 .. 2**24)
+    _sub(K.two24, k1, ia)                          # j = 2**24 - k1 (1 .. 2**24)
     jf[...] = ia                                   # exact
-    _sub(jf.view(_I32), _SQRTHF_BITS + (24 << 23), out=ia)
-    _shr(ia, 23, out=ib)                           # e
-    _and(ia, 0x7FFFFF, out=ia)
-    _add(ia, _SQRTHF_BITS, out=ia)                 # bits of m in [SQRTHF, 2 SQRTHF)
-    _sub(ia.view(_F32), 1.0, out=x)                # x = m - 1 (exact)
+    _sub(w.jf_bits, K.sqrthf_e, ia)
+    _shr(ia, K.i23, ib)                            # e
+    _and(ia, K.mant, ia)
+    _add(ia, K.sqrthf, ia)                         # bits of m in [SQRTHF, 2 SQRTHF)
+    _sub(w.ia_f, K.one32, x)                       # x = m - 1 (exact)
     x64[...] = x
     # polynomial: y = p0; y = fma(y, x, p_k) for k = 1..8, each rounded to float32
-    _mul(x64, float(_LOG_P[0]), out=y64)
-    _add(y64, float(_LOG_P[1]), out=y64)
-    for p in _LOG_P[2:]:
+    lp = K.log_p
+    _mul(x64, lp[0], y64)
+    _add(y64, lp[1], y64)
+    for p in lp[2:-1]:
         y[...] = y64
         y64[...] = y
-        _mul(y64, x64, out=y64)
-        _add(y64, float(p), out=y64)
+        _mul(y64, x64, y64)
+        _add(y64, p, y64)
     y[...] = y64
-    _add(x, x, out=a)                              # 2x
-    _mul(y, a, out=y)                              # Y = 2 * (y * x)
-    _mul(x, x, out=z)                              # z = x * x
+    y64[...] = y
+    _mul(y64, x64, y64)
+    _add(y64, K.log_p8m, y64)                      # the last step, rounded once through M
+    _sub(y64, K.log_m8, y64)
+    y[...] = y64
+    _add(x, x, a)                                  # 2x
+    _mul(y, a, y)                                  # Y = 2 * (y * x)
+    _mul(x, x, z)                                  # z = x * x
     e[...] = ib
-    _mul(e, _F32(2.0) * _LOG_Q1, out=jf)           # 2 * (e * q1)
+    _mul(e, K.q1x2, jf)                            # 2 * (e * q1)
     y64[...] = y
     x64[...] = z
-    _mul(y64, x64, out=y64)
+    _mul(y64, x64, y64)
     x64[...] = jf
-    _add(y64, x64, out=y64)
+    _add(y64, x64, y64)
     y[...] = y64                                   # F = 2 * fma(y, z, e * q1)
-    _sub(y, z, out=y)                              # G = 2 * (y - z * 0.5)
-    _add(a, y, out=a)                              # H = 2 * (x + y)
-    _mul(e, _F32(-2.0) * _LOG_Q2, out=e)           # -2 * (e * q2) (exact)
-    _sub(e, a, out=a)                              # -2 * (x + e * q2) = -2 log(u1)
-    _sqrt(a, out=r_out)
+    _sub(y, z, y)                                  # G = 2 * (y - z * 0.5)
+    _add(a, y, a)                                  # H = 2 * (x + y)
+    _mul(e, K.q2xm2, e)                            # -2 * (e * q2) (exact)
+    _sub(e, a, a)                                  # -2 * (x + e * q2) = -2 log(u1)
+    _sqrt(a, r_out)
 
 
 def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
@@ -609,61 +661,59 @@ def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
     Selection and signs use integer masks on the bit patterns: for odd q the sine and
     cosine polynomials swap; the sine is negated for q in {2, 3}, the cosine for q in {1, 2}.
     """
-    q, ia, u = w.q, w.ia, w.u
+    K = _K
+    q, ia, u, u0, u1 = w.q, w.ia, w.u, w.u0, w.u1
     x, z = w.x, w.z
     th, q64 = w.t64, w.q64
     zx64, p64, p = w.zx64, w.p64, w.p
-    z64, x64 = zx64[0], zx64[1]
-    pc, ps = p64[0], p64[1]
-    _add(k2, 1 << 21, out=q)
-    _shr(q, 22, out=q)                             # octant index q; y = 2q
+    z64, x64, pc, ps = w.z64, w.ax64, w.pc, w.ps
+    _add(k2, K.i21, u1)                            # bit 23: q & 2, the sine's sign
+    _shr(u1, K.i22, q)                             # octant index q; y = 2q
     x[...] = k2
-    _mul(x, _THETA_SCALE, out=x)                   # theta = two_pi * u2 (rounded)
+    _mul(x, K.theta, x)                            # theta = two_pi * u2 (rounded)
     th[...] = x
     q64[...] = q
-    _mul(q64, _RED_AB, out=x64)
-    _add(x64, th, out=x64)                         # theta + y * DP1 + y * DP2, exact
+    _mul(q64, K.red_ab, x64)
+    _add(x64, th, x64)                             # theta + y * DP1 + y * DP2, exact
     x[...] = x64
     x64[...] = x
-    _mul(q64, _RED_C, out=q64)
-    _add(q64, x64, out=q64)                        # x = fma(y, DP3, x)
+    _mul(q64, K.red_c, q64)
+    _add(q64, x64, q64)                            # x = fma(y, DP3, x)
     x[...] = q64
     x64[...] = x
-    _mul(x, x, out=z)
+    _mul(x, x, z)
     z64[...] = z
     # Horner steps 1 and 2 of both polynomials, single roundings through M
-    _mul(z64, float(_COS_C[0]), out=pc)
-    _mul(z64, float(_SIN_C[0]), out=ps)
-    _add(pc, _COS_C1M, out=pc)
-    _add(ps, _SIN_C1M, out=ps)
-    _sub(pc, _COS_M1, out=pc)
-    _sub(ps, _SIN_M1, out=ps)
-    _mul(p64, z64, out=p64)
-    _add(pc, _COS_C2M, out=pc)
-    _add(ps, _SIN_C2M, out=ps)
-    _sub(pc, _COS_M2, out=pc)
-    _sub(ps, _SIN_M2, out=ps)
-    _mul(p64, z64, out=p64)                        # y * z (exact in float64) ...
-    p[...] = p64                                   # ... rounded
-    p64[...] = p
-    _mul(p64, zx64, out=p64)                       # [yc * z; ys * x]
-    _mul(z64, -0.5, out=th)
-    _add(pc, th, out=pc)                           # fma(yc, z, -(z * 0.5))
-    _add(ps, x64, out=ps)                          # fma(ys, x, x)
+    _mul(z64, K.cos_c0, pc)
+    _mul(z64, K.sin_c0, ps)
+    _add(pc, K.cos_c1m, pc)
+    _add(ps, K.sin_c1m, ps)
+    _sub(pc, K.cos_m1, pc)
+    _sub(ps, K.sin_m1, ps)
+    _mul(p64, z64, p64)
+    _add(pc, K.cos_c2m, pc)
+    _add(ps, K.sin_c2m, ps)
+    _sub(pc, K.cos_m2, pc)
+    _sub(ps, K.sin_m2, ps)
     p[...] = p64
-    _add(p[0], 1.0, out=p[0])                      # cosine polynomial + 1
+    _mul(p, z, p)                                  # y * z (float32)
+    p64[...] = p
+    _mul(p64, zx64, p64)                           # [yc * z; ys * x]
+    _mul(z64, K.mhalf, th)
+    _add(pc, th, pc)                               # fma(yc, z, -(z * 0.5))
+    _add(ps, x64, ps)                              # fma(ys, x, x)
+    p[...] = p64
+    _add(w.p0, K.one32, w.p0)                      # cosine polynomial + 1
     # selection and signs on the bits
-    pb = p.view(_I32)
-    _and(q, 1, out=q)
-    _neg(q, out=q)                                 # -1 where q is odd
-    _xor(pb[0], pb[1], out=ia)
-    _and(ia, q, out=ia)                            # D = (yc ^ ys) where q is odd, else 0
-    _add(k2, 3 << 21, out=u[0])                    # bit 23: (q + 1) & 2, the cosine's sign
-    _add(k2, 1 << 21, out=u[1])                    # bit 23: q & 2, the sine's sign
-    _shl(u, 8, out=u)
-    _and(u, _SIGN, out=u)
-    _xor(u, ia, out=u)
-    _xor(pb, u, out=out2.view(_I32))               # [cos; sin] = [yc; ys] ^ D ^ signs
+    _and(q, K.i1, q)
+    _neg(q, q)                                     # -1 where q is odd
+    _xor(w.pb0, w.pb1, ia)
+    _and(ia, q, ia)                                # D = (yc ^ ys) where q is odd, else 0
+    _add(u1, K.i4m, u0)                            # bit 23: (q + 1) & 2, the cosine's sign
+    _shl(u, K.i8, u)
+    _and(u, K.sign, u)
+    _xor(u, ia, u)
+    _xor(w.pb, u, out2.view(_I32))                 # [cos; sin] = [yc; ys] ^ D ^ signs
 
 
 def _avx2_blocks(draw24, out: np.ndarray, mean32=None) -> None:
@@ -678,21 +728,23 @@ def _avx2_blocks(draw24, out: np.ndarray, mean32=None) -> None:
     """
     total = out.shape[0]
     step = 2 * _F32_CHUNK_PAIRS
+    m32 = None if mean32 is None else _c32(mean32)
     for start in range(0, total, step):
         stop = min(total, start + step)
         w = _work((stop - start) // 2)
         words = draw24(stop - start).view(_V32)
-        k = w.k
-        np.copyto(k[0].view(_V32), words[0::2])
-        np.copyto(k[1].view(_V32), words[1::2])
-        _avx2_radius(w, k[0], w.r)
-        _avx2_sincos(w, k[1], w.p)
-        _mul(w.p, w.r, out=w.p)
-        if mean32 is not None:
-            _add(w.p, mean32, out=w.p)
+        kv0, kv1 = w.k_v
+        np.copyto(kv0, words[0::2])
+        np.copyto(kv1, words[1::2])
+        _avx2_radius(w, w.k0, w.r)
+        _avx2_sincos(w, w.k1, w.p)
+        _mul(w.p, w.r, w.p)
+        if m32 is not None:
+            _add(w.p, m32, w.p)
         dst = out[start:stop].view(_V32)
-        np.copyto(dst[0::2], w.p[0].view(_V32))
-        np.copyto(dst[1::2], w.p[1].view(_V32))
+        pv0, pv1 = w.p_v
+        np.copyto(dst[0::2], pv0)
+        np.copyto(dst[1::2], pv1)
 
 
 def _avx2_normal(draw24, size: int, full_draw: bool, vals: np.ndarray | None = None,
