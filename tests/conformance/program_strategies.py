@@ -328,6 +328,10 @@ class Gen:
         """False when an in-place op on ``x`` would break a multi-output view of the same base
         (PyTorch then refuses even to read that view's grad_fn, so no JSON could be made)."""
         root = x.base or x.name
+        if self.inference and x.view and x.rg:
+            # PyTorch 2.13 crashes (SIGSEGV) on a later register_hook of a view of a leaf that requires grad
+            # after an in-place op on it inside inference_mode: no oracle to compare with
+            return False
         return not any(v.multi and (v.base or v.name) == root for v in self.vars.values())
 
     def result(self, shape: tuple, dtype: str, inputs: list, differentiable: bool = True, view: bool = False) -> Var:
@@ -1522,6 +1526,11 @@ def print_statement(g: Gen) -> None:
     if x is None:
         return
     r = g.int(0, 13)
+    if x.inexact and (r <= 4 or r in (8, 9, 13)):
+        # printed values are compared exactly: a last-bit float32 difference can flip the last printed digit
+        # (2.1767e-04 against 2.1766e-04); an inexact tensor's values are compared, with tolerance, in the
+        # run's JSON only
+        r = 7
     if r <= 4:
         g.emit(f"print({x.name})")
     elif r == 5:

@@ -379,7 +379,8 @@ def fill_(self, value):
             out, _ = record(FillBackward3, data, old._dtype, (old, value))
             return out
 
-        return apply_inplace(self, compute, overlap_ok=True)
+        # PyTorch's fill_.Tensor refuses a tensor with internal overlap (an expanded one); fill_.Scalar does not
+        return apply_inplace(self, compute)
     return apply_inplace(self, _const(FillBackward2, lambda old: value), overlap_ok=True)
 
 

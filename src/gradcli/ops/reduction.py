@@ -129,6 +129,15 @@ def _full_sum(a: np.ndarray, odt) -> np.ndarray:
     return np.asarray(np.sum(a, dtype=odt.np))
 
 
+def plus_zero(data):
+    """``data + 0`` for floats: PyTorch's sum/mean/cumsum accumulate from +0.0, so a sum of -0.0s is +0.0
+    (numpy starts from the first element and keeps -0.0); every other value is unchanged."""
+    data = np.asarray(data)
+    if data.dtype.kind == "f":
+        return np.asarray(data + data.dtype.type(0))
+    return data
+
+
 def _sum_dtype(t: Tensor, dtype):
     if dtype is not None:
         return dtype
@@ -141,7 +150,7 @@ def sum(input, dim=None, keepdim: bool = False, *, dtype=None):
         raise TypeError(f"sum(): argument 'input' must be Tensor, not {type(input).__name__}")
     odt = _sum_dtype(input, dtype)
     if dim is None and not keepdim:
-        data = _full_sum(input._data, odt)
+        data = plus_zero(_full_sum(input._data, odt))
         out, node = record(SumBackward0, data, odt, (input,))
         if node is not None:
             node.shape = input._data.shape
@@ -151,7 +160,7 @@ def sum(input, dim=None, keepdim: bool = False, *, dtype=None):
         data = _full_sum(input._data, odt).reshape((1,) * input._data.ndim if keepdim else ())
     else:
         data = np.sum(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
-    out, node = record(SumBackward1, np.asarray(data), odt, (input,))
+    out, node = record(SumBackward1, plus_zero(data), odt, (input,))
     if node is not None:
         node.shape = input._data.shape
         node.dims = dims
@@ -205,14 +214,14 @@ def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
         )
     if dim is None and not keepdim:
         data = np.mean(input._data, dtype=odt.np) if input._data.size else np.float64("nan")
-        out, node = record(MeanBackward0, np.asarray(data, dtype=odt.np), odt, (input,))
+        out, node = record(MeanBackward0, plus_zero(np.asarray(data, dtype=odt.np)), odt, (input,))
         if node is not None:
             node.shape = input._data.shape
             node.numel = input._data.size
         return out
     dims = normalize_dims(None if isinstance(dim, (tuple, list)) and not dim else dim, input._data.ndim)  # (): all
     data = np.mean(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
-    out, node = record(MeanBackward1, np.asarray(data, dtype=odt.np), odt, (input,))
+    out, node = record(MeanBackward1, plus_zero(np.asarray(data, dtype=odt.np)), odt, (input,))
     if node is not None:
         node.shape = input._data.shape
         node.dims = dims

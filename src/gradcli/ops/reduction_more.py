@@ -762,7 +762,9 @@ def cumsum(input, dim, *, dtype=None):
     d = _wrap(dim, nd)
     a = input._data.astype(odt.np, copy=False)
     data = np.cumsum(a, axis=d, dtype=odt.np) if nd else a.copy()
-    out, node = record(CumsumBackward0, data, odt, (input,))
+    from .reduction import plus_zero
+
+    out, node = record(CumsumBackward0, plus_zero(data) if nd else data, odt, (input,))  # 0-d: a copy
     if node is not None:
         node.dim = d
     return out
