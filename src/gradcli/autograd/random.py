@@ -477,7 +477,6 @@ _SQRTHF_BITS = 0x3F000000 | _SQRTHF_MANT  # bits of float32(0.707106781186547524
 _F32_CHUNK_PAIRS = 16384  # (radius, angle) pairs per vectorised step (measured: 8192-32768 best, 16384 best)
 
 # the angle's octant reduction as used below, per octant index q (y = 2q, see _avx2_sincos)
-_RED_AB = float(2.0 * (_F64(_DP1) + _F64(_DP2)))   # y * DP1 + y * DP2 = q * _RED_AB, exact in float64
 _RED_C = float(2.0 * _DP3)                         # y * DP3 = q * _RED_C, exact in float64
 # single-rounding float32 steps by "magic" addition (see _avx2_sincos): M = 1.5 * 2**(52 - 23 + b)
 # for results in the binade [2**b, 2**(b + 1)); C + M is exact
@@ -518,7 +517,8 @@ _K.log_p8m, _K.log_m8 = _c64(_LOG_P8M), _c64(_LOG_M8)
 _K.q1x2, _K.q2xm2 = _c32(_F32(2.0) * _LOG_Q1), _c32(_F32(-2.0) * _LOG_Q2)
 _K.i21, _K.i22, _K.i1, _K.i8, _K.sign = _ci(1 << 21), _ci(22), _ci(1), _ci(8), _ci(_SIGN)
 _K.i4m = _ci(1 << 22)
-_K.theta, _K.red_ab, _K.red_c = _c32(_THETA_SCALE), _c64(_RED_AB), _c64(_RED_C)
+_K.theta, _K.red_c = _c32(_THETA_SCALE), _c64(_RED_C)
+_K.dp1x2, _K.dp2x2 = _c32(_F32(2.0) * _DP1), _c32(_F32(2.0) * _DP2)
 _K.cos_c0, _K.sin_c0 = _c64(_COS_C[0]), _c64(_SIN_C[0])
 _K.cos_c1m, _K.sin_c1m, _K.cos_m1, _K.sin_m1 = _c64(_COS_C1M), _c64(_SIN_C1M), _c64(_COS_M1), _c64(_SIN_M1)
 _K.cos_c2m, _K.sin_c2m, _K.cos_m2, _K.sin_m2 = _c64(_COS_C2M), _c64(_SIN_C2M), _c64(_COS_M2), _c64(_SIN_M2)
@@ -649,8 +649,9 @@ def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
 
     theta is in [0, 2 pi), so the octant j = (int(theta * 4/pi) + 1) & ~1 is 2q with
     q = (k2 + 2**21) >> 22 in 0..4 (checked for all 2**24 inputs by the tests).  With
-    y = 2q, ``theta + y * DP1`` is exact and ``+ y * DP2`` is one rounding of the exact
-    float64 value ``theta + q * 2(DP1 + DP2)``; ``fma(y, DP3, x)`` is rounded from float64.
+    y = 2q the products ``y * DP1`` and ``y * DP2`` are exact in float32 (DP1 and DP2 have
+    few significant bits), so those two fused steps are plain float32 additions (the first
+    one exact); ``fma(y, DP3, x)`` is rounded from float64, where ``y * DP3`` is exact.
 
     Both Horner steps of both polynomials have results in one binade for every
     argument (|cos| steps in [2**-10, 2**-9) and [2**-5, 2**-4), sine steps in
@@ -671,12 +672,14 @@ def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
     _shr(u1, K.i22, q)                             # octant index q; y = 2q
     x[...] = k2
     _mul(x, K.theta, x)                            # theta = two_pi * u2 (rounded)
-    th[...] = x
-    q64[...] = q
-    _mul(q64, K.red_ab, x64)
-    _add(x64, th, x64)                             # theta + y * DP1 + y * DP2, exact
-    x[...] = x64
+    qf, t = w.y, w.a                               # (free here)
+    qf[...] = q
+    _mul(qf, K.dp1x2, t)                           # y * DP1 (exact)
+    _add(x, t, x)                                  # exact
+    _mul(qf, K.dp2x2, t)                           # y * DP2 (exact)
+    _add(x, t, x)
     x64[...] = x
+    q64[...] = q
     _mul(q64, K.red_c, q64)
     _add(q64, x64, q64)                            # x = fma(y, DP3, x)
     x[...] = q64
