@@ -62,6 +62,9 @@ FOUND = [
     ("x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)\ny = x * 1\na, b = y.split(2)\ny.mul_(2)\n"
      "print(b)\n", "non_scalar_backward"),  # (the default backward of b)
     ("w = torch.full((1,), 1j, dtype=torch.float32)\n", None),  # numpy's ComplexWarning never reaches stderr
+    # Python's SyntaxWarning of a valid file ("1and.0") once reached the real stderr from the explainers' parse
+    # (the explanation of the error parses the file again)
+    ("x = torch.tensor([1and.0, 2.0], requires_grad=True)\ny = x * 2\n", "non_scalar_backward"),
 ]
 
 
@@ -78,3 +81,15 @@ def test_bad_seed_is_an_invocation_error():
 
     with pytest.raises(InvocationError, match="--seed"):
         run_file("x = torch.randn(2)\n", "s.py", RunOptions(seed=2**64))
+
+
+def test_a_syntax_warning_of_the_file_never_reaches_python_warnings():
+    """Python warns about ``1and.0`` while parsing; neither the run nor the explanation of its error may pass
+    that on to Python's warnings machinery (which writes to the real stderr outside pytest)."""
+    import warnings
+
+    src = "x = torch.tensor([1and.0, 2.0], requires_grad=True)\ny = x * 2\n"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert fuzzlib.check_source(src, RunOptions(**fuzzlib.FUZZ_LIMITS)) is None
+    assert not [w for w in caught if issubclass(w.category, SyntaxWarning)], [str(w.message) for w in caught]

@@ -10,6 +10,7 @@ is in force at a line, and where a name is assigned.
 from __future__ import annotations
 
 import ast
+import warnings
 from dataclasses import dataclass
 from typing import Iterator, Optional
 
@@ -94,8 +95,10 @@ class SourceInfo:
         self.text = text or ""
         self.lines = self.text.splitlines()
         try:
-            self.tree: Optional[ast.Module] = ast.parse(self.text)
-        except (SyntaxError, ValueError):
+            with warnings.catch_warnings():  # e.g. "invalid decimal literal": never to the real stderr
+                warnings.simplefilter("ignore")
+                self.tree: Optional[ast.Module] = ast.parse(self.text)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):  # (a file too deep: refused by lang)
             self.tree = None
 
     # --- lines and statements ---------------------------------------------------------------
