@@ -538,8 +538,8 @@ class _F32Work:
             setattr(self, name, np.empty(n, _I32))
         for name in ("jf", "a", "x", "y", "z", "e", "r"):
             setattr(self, name, np.empty(n, _F32))
-        for name in ("x64", "y64", "q64", "t64"):
-            setattr(self, name, np.empty(n, _F64))
+        self.x64, self.y64 = np.empty(n, _F64), np.empty(n, _F64)
+        self.q64, self.t64 = self.y64, self.x64   # the angle's, free once the radius is done (in cache)
         self.zx64 = np.empty((2, n), _F64)   # [z; x] of the angle lanes
         self.p64 = np.empty((2, n), _F64)    # [cosine; sine] polynomial
         self.p = np.empty((2, n), _F32)
