@@ -539,7 +539,7 @@ class _F32Work:
         for name in ("jf", "a", "x", "y", "z", "e", "r"):
             setattr(self, name, np.empty(n, _F32))
         self.x64, self.y64 = np.empty(n, _F64), np.empty(n, _F64)
-        self.q64, self.t64 = self.y64, self.x64   # the angle's, free once the radius is done (in cache)
+        self.q64 = self.y64                  # the angle's, free once the radius is done (in cache)
         self.zx64 = np.empty((2, n), _F64)   # [z; x] of the angle lanes
         self.p64 = np.empty((2, n), _F64)    # [cosine; sine] polynomial
         self.p = np.empty((2, n), _F32)
@@ -659,6 +659,9 @@ def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
     [2**-7, 2**-6) and [2**-3, 2**-2)), so a float32 rounding there is the rounding of
     ``v + M`` to float64 (then ``- M``, exact) with ``M = 1.5 * 2**(29 + b)``: one
     rounding of the exact fused value, i.e. fmaf itself, with no float32 round trip.
+    The cosine's ``fma(yc, z, -(z * 0.5))`` is computed as ``(yc - 0.5) * z`` in float64,
+    then rounded to float32: other operations, but the same float32 result for every one
+    of the 2**24 arguments (the exhaustive kernel test, GRADCLI_EXHAUSTIVE=1).
 
     Selection and signs use integer masks on the bit patterns: for odd q the sine and
     cosine polynomials swap; the sine is negated for q in {2, 3}, the cosine for q in {1, 2}.
@@ -666,7 +669,7 @@ def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
     K = _K
     q, ia, u, u0, u1 = w.q, w.ia, w.u, w.u0, w.u1
     x, z = w.x, w.z
-    th, q64 = w.t64, w.q64
+    q64 = w.q64
     zx64, p64, p = w.zx64, w.p64, w.p
     z64, x64, pc, ps = w.z64, w.ax64, w.pc, w.ps
     _add(k2, K.i21, u1)                            # bit 23: q & 2, the sine's sign
@@ -702,9 +705,8 @@ def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
     p[...] = p64
     _mul(p, z, p)                                  # y * z (float32)
     p64[...] = p
-    _mul(p64, zx64, p64)                           # [yc * z; ys * x]
-    _mul(z64, K.mhalf, th)
-    _add(pc, th, pc)                               # fma(yc, z, -(z * 0.5))
+    _add(pc, K.mhalf, pc)
+    _mul(p64, zx64, p64)                           # [(yc - 0.5) * z; ys * x]
     _add(ps, x64, ps)                              # fma(ys, x, x)
     p[...] = p64
     _add(w.p0, K.one32, w.p0)                      # cosine polynomial + 1
