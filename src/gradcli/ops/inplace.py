@@ -434,7 +434,9 @@ def copy_(self, src, non_blocking: bool = False):
                 f"The size of tensor a ({old._data.shape[-1] if old._data.ndim else 1}) must match the size of "
                 f"tensor b ({src._data.shape[-1] if src._data.ndim else 1}) at non-singleton dimension "
                 f"{max(old._data.ndim - 1, 0)}") from None
-        out, node = record(CopyBackwards, data, old._dtype, (old, src))
+        # PyTorch's copy_ records no history into a non-differentiable dtype (integers, bool), even from a
+        # source that requires grad (its generated code masks requires_grad with isDifferentiableType)
+        out, node = record(CopyBackwards, data, old._dtype, (old, src) if old._dtype.is_floating_point else ())
         if node is not None:
             node.src_dtype = src._dtype
         return out

@@ -512,6 +512,8 @@ def trace(input):
     _need_tensor("trace", "input", 1, input)
     if input._data.ndim != 2:
         raise _runtime(f"trace: expected a matrix, but got tensor with dim {input._data.ndim}")
+    if input._dtype is dt.bool_:  # PyTorch's CPU trace kernel has no bool dispatch
+        raise _runtime("\"trace\" not implemented for 'Bool'")
     odt = input._dtype if input._dtype.is_floating_point else dt.int64
     data = np.asarray(np.trace(input._data, dtype=odt.np))
     out, node = record(TraceBackward0, data, odt, (input,))
