@@ -50,10 +50,12 @@ def edge(t) -> tuple:
     return (accumulate_grad_node(t), 0)
 
 
-def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
+def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple, wrapped_number: bool = False):
     """Wrap ``data`` and, if grad is enabled and an input requires grad, attach a new ``node_cls`` node.
 
-    inputs: one entry per differentiable input, a Tensor or None (constants).
+    inputs: one entry per differentiable input, a Tensor or None (constants).  wrapped_number: the op also
+    took a Python number that PyTorch wraps in a normal tensor, so autograd is dispatched to even when
+    every tensor input is an inference tensor (outside inference_mode).
     Returns (out, node) with node None when no graph is recorded.
     """
     if type(data) is not np.ndarray:
@@ -70,7 +72,7 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple):
     meta = []
     needs = []
     wanted = False
-    only_inference = not mode.inference  # stays True while every input is an inference tensor
+    only_inference = not mode.inference and not wrapped_number  # stays True while every input is an inference tensor
     for t in inputs:
         if t is None:
             only_inference = False

@@ -296,7 +296,8 @@ def record_not_implemented(op: str, data, dtype, inputs: tuple):
     soon as it is ready, before an earlier-created node's gradient reaches a leaf.  ``op``: the ATen
     name in the message ("derivative for aten::floor_divide is not implemented").  Returns (out, node)."""
     out, node = record(NotImplemented_, data, dtype,
-                       tuple(t for t in inputs if isinstance(t, Tensor) and t.requires_grad))
+                       tuple(t for t in inputs if isinstance(t, Tensor) and t.requires_grad),
+                       wrapped_number=not all(isinstance(t, Tensor) for t in inputs))
     if node is not None:
         node.op = op if op.startswith("aten::") else "aten::" + op
         node._seq = float("inf")
