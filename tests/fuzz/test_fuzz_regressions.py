@@ -48,6 +48,8 @@ FOUND = [
     ("a = torch.ones(4, 2, 2)\nz = a.logical_and(torch.int8)\n", "type"),
     ("x = torch.ones(2, 3, requires_grad=True)\nh, = torch.autograd.grad(x.mean(dim=1).tolist(), [x])\n",
      "assertion"),
+    ("x = torch.tensor([1.2345, -2.5], requires_grad=True)\na = x.round(decimals=float('nan'))\n", "type"),
+    ("x = torch.tensor([1.2345, -2.5])\na = x.round(decimals=2**70)\n", "runtime"),
     # broadcasting inside logical/bitwise ops: PyTorch's size mismatch
     ("a = torch.tensor([]).logical_or(torch.randint(0, 10, (3,)))\n", "shape"),
     ("z = torch.tensor([True, False]) & torch.tensor([True, False, True])\n", "shape"),

@@ -750,6 +750,13 @@ def round_decimals(input, *, decimals=None):
         return round_(input)
     if not isinstance(input, Tensor):
         raise TypeError(f"round(): argument 'input' must be Tensor, not {type(input).__name__}")
+    if isinstance(decimals, Tensor) and decimals._data.size == 1 and decimals._dtype.category == 1:
+        decimals = int(decimals._data.reshape(()))  # PyTorch's parser takes a one-element integer tensor as an int
+    if isinstance(decimals, bool) or not isinstance(decimals, int):  # PyTorch's parser: an int, nothing else
+        raise TypeError("round(): argument 'decimals' must be int, not "
+                        f"{getattr(type(decimals), '_gradcli_type_name', None) or type(decimals).__name__}")
+    if not -(1 << 63) <= decimals < (1 << 63):
+        raise _runtime_error("Overflow when unpacking long long")
     if not input._dtype.is_floating_point:
         raise _runtime_error(f'"round_cpu" not implemented for \'{_TYPE_NAMES.get(input._dtype.name, input._dtype.name)}\'')
     try:
