@@ -670,7 +670,8 @@ sigmoid, SigmoidBackward0 = _unary("sigmoid", _sigmoid_np, lambda g, s, r: sigmo
 
 
 def _relu_np(a):
-    return np.maximum(a, 0).astype(a.dtype, copy=False)
+    # numpy keeps the second operand of a tie: relu(-0.0) is -0.0, as PyTorch's clamp_min keeps the input
+    return np.maximum(a.dtype.type(0), a)
 
 
 def _erf_np(a):
@@ -824,10 +825,11 @@ def clamp(input, min=None, max=None):
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         dtype = result_dtype(input, *(x for x in (min, max) if x is not None))
         d = input._data
+        # bound first: numpy keeps the second operand of a tie, and PyTorch keeps the input's signed zero
         if min is not None:
-            d = np.maximum(d, _arr(min))
+            d = np.maximum(_arr(min), d)
         if max is not None:
-            d = np.minimum(d, _arr(max))
+            d = np.minimum(_arr(max), d)
         out, node = record(ClampBackward0, d, dtype, (input, _t(min), _t(max)))
         if node is not None:
             node._save(saved(input), saved(min), saved(max))
@@ -836,12 +838,14 @@ def clamp(input, min=None, max=None):
     if dtype is dt.bool_:
         raise _runtime_error('"clamp_scalar_cpu" not implemented for \'Bool\'')
     d = input._data if input._dtype is dtype else input._data.astype(dtype.np)
+    # bound first: numpy keeps the second operand of a tie, and PyTorch keeps the input's signed zero
+    # (clamp(-0.0, min=0) is -0.0)
     if min is not None and max is not None:
-        d = np.minimum(np.maximum(d, min), max)
+        d = np.minimum(max, np.maximum(min, d))
     elif min is not None:
-        d = np.maximum(d, min)
+        d = np.maximum(min, d)
     else:
-        d = np.minimum(d, max)
+        d = np.minimum(max, d)
     out, node = record(ClampBackward1, d, dtype, (input,))
     if node is not None:
         node.min = min
@@ -884,7 +888,8 @@ class ClampMaxBackward1(Node):
 
 def _clamp_bound(input, bound, npfn, node_cls):
     dtype = result_dtype(input, bound)
-    data = _compute(npfn, input, bound, dtype)
+    # bound first: numpy keeps the second operand of a tie, PyTorch the input's signed zero
+    data = _compute(_tie_first(npfn), input, bound, dtype)
     out, node = record(node_cls, data, dtype, (input, bound))
     if node is not None:
         node._save(saved(input), saved(bound))
@@ -997,6 +1002,12 @@ def _two_tensors(name: str, input, other) -> None:
             raise NotATensor(f"{name}(): argument '{arg}' (position {pos}) must be Tensor, not {type(x).__name__}")
 
 
+def _tie_first(npfn):
+    """``npfn`` (np.maximum/np.minimum, which keep the second operand of a tie) keeping the first, as PyTorch's
+    maximum/minimum do: maximum(-0.0, 0.0) is -0.0 (np.fmax/np.fmin already keep the first)."""
+    return lambda a, b, **kw: npfn(b, a, **kw)
+
+
 def _max_min(name, npfn, node_cls, input, other):
     _two_tensors(name, input, other)
     dtype = result_dtype(input, other)
@@ -1010,12 +1021,12 @@ def _max_min(name, npfn, node_cls, input, other):
 def maximum(input, other):
     """Elementwise maximum of two tensors (broadcast, promoted); NaN wins.  Ties split the gradient equally and
     at a NaN both inputs get it (MaximumBackward0).  TypeError unless both are tensors."""
-    return _max_min("maximum", np.maximum, MaximumBackward0, input, other)
+    return _max_min("maximum", _tie_first(np.maximum), MaximumBackward0, input, other)
 
 
 def minimum(input, other):
     """Elementwise minimum of two tensors; NaN wins; gradient as maximum's (MinimumBackward0)."""
-    return _max_min("minimum", np.minimum, MinimumBackward0, input, other)
+    return _max_min("minimum", _tie_first(np.minimum), MinimumBackward0, input, other)
 
 
 def fmax(input, other):

@@ -1034,7 +1034,8 @@ class HardtanhBackward0(Node):
 
 def _hardtanh(input: Tensor, min_val, max_val) -> Tensor:
     a = input._data
-    data = np.minimum(np.maximum(a, np.asarray(min_val, a.dtype)), np.asarray(max_val, a.dtype))
+    # bounds first: numpy keeps the second operand of a tie, PyTorch the input's signed zero
+    data = np.minimum(np.asarray(max_val, a.dtype), np.maximum(np.asarray(min_val, a.dtype), a))
     out, node = record(HardtanhBackward0, data.astype(a.dtype, copy=False), input._dtype, (input,))
     if node is not None:
         node.min_val, node.max_val = min_val, max_val
