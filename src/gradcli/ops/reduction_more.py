@@ -785,16 +785,28 @@ class CumprodBackward0(Node):
             return (_reversed_cumsum(r * g, d) / x,)
         if _grad_enabled():  # create_graph: PyTorch's O(n^2) differentiable formula
             return (_cumprod_backward_graph(g, x, d),)
-        # with zeros: grad_input[k] = sum_{j >= k} grad[j] * prod_{i <= j, i != k} x[i] (exact, numpy)
-        xa = np.moveaxis(x._data.astype(np.float64), d, -1)
-        ga = np.moveaxis(g._data.astype(np.float64), d, -1)
-        n = xa.shape[-1]
+        # with zeros, PyTorch's O(n) first-order branch (FunctionsManual.cpp cumprod_backward), in the grad's
+        # dtype and in its order of operations (the sign of a zero gradient depends on it):
+        # k < z1 (before the first zero): reversed_cumsum(result * grad) / self;  k == z1: the sum over
+        # z1 <= j < z2 of grad[j] * prod(self[z1+1..j]), times result[z1-1];  k > z1: 0
+        npd = g._dtype.np
+        xa = np.moveaxis(x._data.astype(npd), d, -1)
+        ga = np.moveaxis(g._data.astype(npd), d, -1)
+        ra = np.moveaxis(r._data.astype(npd), d, -1)
+        one, zero = npd.type(1), npd.type(0)
+        nzero = np.cumsum(xa == 0, axis=-1)
         res = np.zeros_like(xa)
-        for k in range(n):
-            others = xa.copy()
-            others[..., k] = 1.0
-            cp = np.cumprod(others, axis=-1)
-            res[..., k] = np.sum((cp * ga)[..., k:], axis=-1)
+        before = nzero == 0
+        w = np.where(before, ra * ga, zero)
+        rev = np.flip(np.cumsum(np.flip(w, -1), axis=-1), -1)
+        res = np.where(before, rev / np.where(before, xa, one), res)
+        at_one = nzero == 1
+        first = at_one & (np.cumsum(at_one, axis=-1) == 1)
+        between = at_one & ~first
+        c = np.cumprod(np.where(between, xa, one), axis=-1)
+        total = np.sum(c * np.where(at_one, ga, zero), axis=-1, keepdims=True)
+        shifted = np.concatenate([np.ones_like(ra[..., :1]), ra[..., :-1]], axis=-1)
+        res = np.where(first, total * shifted, res)
         return (_const(np.moveaxis(res, -1, d), g._dtype),)
 
 
