@@ -158,7 +158,12 @@ def rsub(input, other, *, alpha=1):
         raise _runtime_error("Subtraction, the `-` operator, with a bool tensor is not supported.")
     i = input if alpha == 1 else input * alpha
     data = _compute(np.subtract, other, i, dtype)
-    out, node = record(RsubBackward1, data, dtype, (input,))
+    if input._inference and not mode.inference:
+        # PyTorch: an inference tensor skips autograd, and rsub.Scalar decomposes below it into sub.Tensor with
+        # the number wrapped in a normal tensor, which autograd does see: SubBackward0(number, input)
+        out, node = record(SubBackward0, data, dtype, (None, input))
+    else:
+        out, node = record(RsubBackward1, data, dtype, (input,))
     if node is not None:
         node.alpha = alpha
     return out
@@ -375,7 +380,12 @@ def remainder(input, other):
         out, _ = record_not_implemented("remainder", data, dtype, (other,))
         return out
     if not isinstance(other, Tensor):
-        out, _ = record(RemainderBackward0, data, dtype, (input,))
+        if input._inference and not mode.inference:
+            # PyTorch: remainder.Scalar of an inference tensor decomposes below autograd into remainder.Tensor
+            # with the number wrapped in a normal tensor, which autograd does see (RemainderBackward1)
+            out, _ = record(RemainderBackward1, data, dtype, (input, None))
+        else:
+            out, _ = record(RemainderBackward0, data, dtype, (input,))
         return out
     out, node = record(RemainderBackward1, data, dtype, (input, other))
     if node is not None and other._requires_grad:

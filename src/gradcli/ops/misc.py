@@ -306,7 +306,9 @@ def masked_fill(input, mask, value):
     data = np.where(mask._data, fillv, input._data).astype(input._dtype.np, copy=False)
     data = np.broadcast_to(data, shape).copy()
     if vt is None:
-        out, node = record(MaskedFillBackward0, data, input._dtype, (input,))
+        # the number is wrapped in a normal tensor below autograd, so an inference input outside
+        # inference_mode still records the node (PyTorch 2.13)
+        out, node = record(MaskedFillBackward0, data, input._dtype, (input,), wrapped_number=True)
     else:
         out, node = record(MaskedFillBackward1, data, input._dtype, (input, vt if vt._dtype.is_floating_point
                                                                             else None))
