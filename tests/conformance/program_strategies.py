@@ -1479,7 +1479,7 @@ def inplace_statement(g: Gen) -> None:
             g.emit(f"{x.name}.{op}({ytext}{kw})")
         if isinstance(y, Var):
             x.rg = x.rg or (y.rg and g.grad_on)
-    elif r == 6 and x.ndim >= 1:
+    elif r == 6 and x.ndim >= 1 and x.shape[0] >= 1:  # (an index into an empty first dimension: none to draw)
         g.used_ops.add("setitem")
         i = g.int(-x.shape[0], x.shape[0] - 1)
         src = g.pick_var(lambda v: v.shape in (x.shape[1:], ()) and v.dtype in FLOATS
