@@ -505,6 +505,12 @@ class TraceBackward0(Node):
 
     def apply(self, grads):
         g = grads[0]
+        if not g.requires_grad:
+            # PyTorch's trace_backward: zeros, then the diagonal filled with grad (index_fill_), so the
+            # off-diagonal stays 0 even for a nan/inf grad (eye * grad would give nan there)
+            out = np.zeros(self.shape, dtype=g._dtype.np)
+            np.fill_diagonal(out, g._data)
+            return (Tensor._from_data(out, g._dtype),)
         eye = np.eye(self.shape[0], self.shape[1], dtype=g._dtype.np)
         return (g * Tensor._from_data(eye, g._dtype),)
 
