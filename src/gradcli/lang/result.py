@@ -78,7 +78,8 @@ class ErrorRecord:
     related: list[dict] = field(default_factory=list)
     # static check: every construct outside the language, ``{"kind", "message", "line", "col"}``
     problems: list[dict] = field(default_factory=list)
-    # engine facts of the error (the node, saved tensor or root involved), for app/related.py; not in JSON
+    # facts of the error for the explainers, not in JSON: the node, saved tensor or root involved (engine, for
+    # app/related.py), or the limit that stopped the file before it ran (lang/run.py, for the panel)
     facts: Optional[dict] = field(default=None, repr=False, compare=False)
 
 

@@ -721,6 +721,9 @@ def _static_error(e: GradcliError, text: Optional[str]) -> ErrorRecord:
     src = lines[e.line - 1] if e.line is not None and 1 <= e.line <= len(lines) else None
     rec = ErrorRecord(kind=e.kind, message=clip(e.message), hint=clip(e.hint or ""), line=e.line, col=e.col,
                       source_line=src)
+    limit = getattr(e, "limit", None)
+    if limit is not None:  # which limit stopped the file before it ran (app/render/panels.py)
+        rec.facts = {"limit": limit}
     if e.line is not None:
         rec.frames = [(e.line, e.col if e.col is not None else 0)]
     problems = getattr(e, "problems", None)

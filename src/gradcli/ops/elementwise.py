@@ -898,8 +898,7 @@ class ClampMaxBackward1(Node):
 
 def _clamp_bound(input, bound, npfn, node_cls):
     dtype = result_dtype(input, bound)
-    # bound first: numpy keeps the second operand of a tie, PyTorch the input's signed zero
-    data = _compute(_tie_first(npfn), input, bound, dtype)
+    data = _compute(npfn, input, bound, dtype)
     out, node = record(node_cls, data, dtype, (input, bound))
     if node is not None:
         node._save(saved(input), saved(bound))
@@ -910,7 +909,7 @@ def clamp_min(input, min):
     """max(input, min) elementwise: ClampMinBackward0 for a number, ClampMinBackward1 for a tensor bound
     (broadcast, promoted), whose gradient goes to min where input < min."""
     if isinstance(min, Tensor):
-        return _clamp_bound(input, min, np.maximum, ClampMinBackward1)
+        return _clamp_bound(input, min, _maximum_tie_first, ClampMinBackward1)  # the input's zero at a tie
     out = clamp(input, min=min)
     if out._grad_fn is not None:
         out._grad_fn.__class__ = ClampMinBackward0
@@ -920,7 +919,7 @@ def clamp_min(input, min):
 def clamp_max(input, max):
     """min(input, max) elementwise: ClampMaxBackward0 for a number, ClampMaxBackward1 for a tensor bound."""
     if isinstance(max, Tensor):
-        return _clamp_bound(input, max, np.minimum, ClampMaxBackward1)
+        return _clamp_bound(input, max, _minimum_tie_first, ClampMaxBackward1)
     out = clamp(input, max=max)
     if out._grad_fn is not None:
         out._grad_fn.__class__ = ClampMaxBackward0
@@ -1014,8 +1013,13 @@ def _two_tensors(name: str, input, other) -> None:
 
 def _tie_first(npfn):
     """``npfn`` (np.maximum/np.minimum, which keep the second operand of a tie) keeping the first, as PyTorch's
-    maximum/minimum do: maximum(-0.0, 0.0) is -0.0 (np.fmax/np.fmin already keep the first)."""
+    maximum/minimum/clamp do: maximum(-0.0, 0.0) is -0.0 (np.fmax/np.fmin already keep the first)."""
     return lambda a, b, **kw: npfn(b, a, **kw)
+
+
+# made once: maximum/minimum and the tensor-bound clamps call them on every use
+_maximum_tie_first = _tie_first(np.maximum)
+_minimum_tie_first = _tie_first(np.minimum)
 
 
 def _max_min(name, npfn, node_cls, input, other):
@@ -1031,12 +1035,12 @@ def _max_min(name, npfn, node_cls, input, other):
 def maximum(input, other):
     """Elementwise maximum of two tensors (broadcast, promoted); NaN wins.  Ties split the gradient equally and
     at a NaN both inputs get it (MaximumBackward0).  TypeError unless both are tensors."""
-    return _max_min("maximum", _tie_first(np.maximum), MaximumBackward0, input, other)
+    return _max_min("maximum", _maximum_tie_first, MaximumBackward0, input, other)
 
 
 def minimum(input, other):
     """Elementwise minimum of two tensors; NaN wins; gradient as maximum's (MinimumBackward0)."""
-    return _max_min("minimum", _tie_first(np.minimum), MinimumBackward0, input, other)
+    return _max_min("minimum", _minimum_tie_first, MinimumBackward0, input, other)
 
 
 def fmax(input, other):

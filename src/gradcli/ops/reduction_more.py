@@ -795,11 +795,10 @@ class CumprodBackward0(Node):
         ra = np.moveaxis(r._data.astype(npd), d, -1)
         one, zero = npd.type(1), npd.type(0)
         nzero = np.cumsum(xa == 0, axis=-1)
-        res = np.zeros_like(xa)
         before = nzero == 0
         w = np.where(before, ra * ga, zero)
         rev = np.flip(np.cumsum(np.flip(w, -1), axis=-1), -1)
-        res = np.where(before, rev / np.where(before, xa, one), res)
+        res = np.where(before, rev / np.where(before, xa, one), zero)
         at_one = nzero == 1
         first = at_one & (np.cumsum(at_one, axis=-1) == 1)
         between = at_one & ~first

@@ -112,7 +112,7 @@ def error_panel(err: Any, file: str, source: str) -> Panel:
     if err.line is not None:
         body.append(Text(""))
         body.append(source_snippet(file, source, err.line, err.col, getattr(err, "source_line", None)))
-    elif err.kind == "limit" and err.message.startswith("the file is larger"):  # lang/parse.py: before parsing
+    elif (getattr(err, "facts", None) or {}).get("limit") == "max_source_bytes":  # refused before parsing
         body.append(Text(""))
         body.append(Text("  raised before the file ran: gradcli read no further", style="blue"))
     else:
