@@ -196,7 +196,7 @@ def modes_command(
         from .app.modes import modes_document, run_modes
         from .app.run import read_source
 
-        raw, display = read_source(file)
+        raw, display = read_source(file, max_bytes=options.max_source_bytes)
         report = run_modes(raw, display, options, name)
         if json_output:
             from .app.render.jsonout import dumps

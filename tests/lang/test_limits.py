@@ -246,6 +246,19 @@ def test_each_limit_names_the_option_that_raises_it(tmp_path, source, low, high)
     assert p.returncode == 0 and json.loads(p.stdout)["ok"], p.stdout + p.stderr
 
 
+def test_max_source_reaches_every_reader(tmp_path):
+    """``modes`` reads the file itself: --max-source must raise its read limit too (it read at most the default
+    1,000,000 bytes + 1 and ran the truncated file)."""
+    (tmp_path / "f.py").write_text("x = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\n" + "# pad\n" * 200_000
+                                   + "z = y * 3\n")
+    p = _gradcli(["modes", "f.py", "--json"], tmp_path)
+    assert p.returncode == 2 and "larger than the limit of 1,000,000 bytes" in p.stderr, p.stderr
+    p = _gradcli(["modes", "f.py", "--json", "--max-source", "2M"], tmp_path)
+    doc = json.loads(p.stdout)
+    assert p.returncode == 0 and doc["modes"][0]["ok"], p.stdout + p.stderr
+    assert "z" in [t["name"] for t in doc["modes"][0]["tensors"]]  # the line after the first 1,000,000 bytes ran
+
+
 @pytest.mark.parametrize("args", [["--max-call-depth", "0"], ["--max-call-depth", "100000"], ["--max-output", "0"],
                                   ["--max-source", "none"], ["--max-depth", "0"], ["--max-depth", "5000"]])
 def test_a_limit_option_out_of_range_is_a_usage_error(tmp_path, args):
