@@ -82,19 +82,22 @@ def _dispatches(other, wraps_number: bool) -> bool:
     return wraps_number and isinstance(other, (int, float, bool))
 
 
-def apply_inplace(t: Tensor, compute, *, check: bool = True, overlap_ok: bool = False,
+def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_ok: bool = False,
                   autograd_inputs: bool = False) -> Tensor:
     """Run ``compute(old) -> Tensor`` out of place and write the result into t, rebasing t's history.
 
     compute receives an alias of t's current value; the result must broadcast to t's shape.  Raises
     leaf_inplace, and a runtime error when the result's dtype cannot be cast to t's (e.g. float into long).
-    autograd_inputs: another input is a normal tensor (see _dispatches).  For an inference tensor changed
-    outside inference_mode, PyTorch's autograd checks (leaf_inplace, ...) run only when one is; the kernel
-    then writes the values and the version bump fails (runtime), before any history is recorded.
+    src: the op's other tensor input, if any, checked against t by PyTorch's assert_no_partial_overlap
+    (:func:`check_overlap`) after autograd's checks.  autograd_inputs: another input is a normal tensor (see
+    _dispatches).  For an inference tensor changed outside inference_mode, PyTorch's autograd checks
+    (leaf_inplace, ...) run only when one is; the kernel then writes the values and the version bump fails
+    (runtime), before any history is recorded.
     """
     outside = t._inference and not mode.inference
     if check and (autograd_inputs or not outside):
         check_inplace(t)
+    check_overlap(t, src)
     if not overlap_ok and _internal_overlap(t._data):  # PyTorch's assert_no_internal_overlap (fill_ allows it)
         raise error_class("runtime")(
             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
@@ -256,7 +259,6 @@ def check_overlap(t: Tensor, src) -> None:
     a, b = t._data, src._data
     if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b):
         return
-    check_inplace(t)  # autograd's checks (leaf_inplace, ...) come before the kernel's overlap assertion
     same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
             and a.strides == b.strides)
     if not same:
@@ -267,37 +269,32 @@ def check_overlap(t: Tensor, src) -> None:
 
 def add_(self, other, *, alpha=1):
     """self += alpha * other in place (AddBackward0)."""
-    check_overlap(self, other)
     return apply_inplace(self, lambda old: old.add(other, alpha=alpha),
-                         autograd_inputs=_dispatches(other, True))
+                         src=other, autograd_inputs=_dispatches(other, True))
 
 
 def sub_(self, other, *, alpha=1):
     """self -= alpha * other in place (SubBackward0)."""
-    check_overlap(self, other)
     return apply_inplace(self, lambda old: old.sub(other, alpha=alpha),
-                         autograd_inputs=_dispatches(other, True))
+                         src=other, autograd_inputs=_dispatches(other, True))
 
 
 def mul_(self, other):
     """self *= other in place (MulBackward0)."""
-    check_overlap(self, other)
     return apply_inplace(self, lambda old: old.mul(other),
-                         autograd_inputs=_dispatches(other, True))
+                         src=other, autograd_inputs=_dispatches(other, True))
 
 
 def div_(self, other, *, rounding_mode=None):
     """self /= other in place (DivBackward0); an integer tensor cannot hold the float result."""
-    check_overlap(self, other)
     return apply_inplace(self, lambda old: old.div(other, rounding_mode=rounding_mode),
-                         autograd_inputs=_dispatches(other, True))
+                         src=other, autograd_inputs=_dispatches(other, True))
 
 
 def pow_(self, exponent):
     """self **= exponent in place."""
-    check_overlap(self, exponent)
     return apply_inplace(self, lambda old: old.pow(exponent),
-                         autograd_inputs=_dispatches(exponent, False))
+                         src=exponent, autograd_inputs=_dispatches(exponent, False))
 
 
 def clamp_(self, min=None, max=None):
@@ -307,16 +304,14 @@ def clamp_(self, min=None, max=None):
 
 def clamp_min_(self, min):
     """Clamp from below in place (ClampMinBackward0 for a number, as the out-of-place clamp_min)."""
-    check_overlap(self, min)
     return apply_inplace(self, lambda old: old.clamp_min(min),
-                         autograd_inputs=_dispatches(min, False))
+                         src=min, autograd_inputs=_dispatches(min, False))
 
 
 def clamp_max_(self, max):
     """Clamp from above in place (ClampMaxBackward0 for a number, as the out-of-place clamp_max)."""
-    check_overlap(self, max)
     return apply_inplace(self, lambda old: old.clamp_max(max),
-                         autograd_inputs=_dispatches(max, False))
+                         src=max, autograd_inputs=_dispatches(max, False))
 
 
 def _unary_inplace(name):
@@ -420,7 +415,6 @@ def inference_copy(input: Tensor, data: np.ndarray, dtype) -> Tensor:
 
 def copy_(self, src, non_blocking: bool = False):
     """Copy src's values into self (broadcasting src) (CopyBackwards)."""
-    check_overlap(self, src)
     if not isinstance(src, Tensor):
         from .creation import tensor as _tensor
 
@@ -441,7 +435,7 @@ def copy_(self, src, non_blocking: bool = False):
             node.src_dtype = src._dtype
         return out
 
-    return apply_inplace(self, compute, autograd_inputs=_dispatches(src, False))
+    return apply_inplace(self, compute, src=src, autograd_inputs=_dispatches(src, False))
 
 
 class IndexPutBackward0(Node):
@@ -473,7 +467,7 @@ def _as_tensor_key(key):
 
 def setitem(self, key, value):
     """self[key] = value: basic keys copy into a view (CopySlices on self); tensor/bool keys are index_put_."""
-    from .shape import _normalize_key, _np_index, getitem
+    from .shape import _normalize_key, _np_index
 
     if not isinstance(value, (Tensor, int, float, bool)):
         raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
