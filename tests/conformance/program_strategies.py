@@ -976,10 +976,12 @@ def _select(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     d = g.dim(x)
     size = x.shape[d % x.ndim]
     if op == "select":
+        if size == 0:  # no index to draw in an empty dimension
+            return None
         i = g.int(-size, size - 1)
         return g.call(op, x.name, [str(d), str(i)]), g.result(x.shape[:d % x.ndim] + x.shape[d % x.ndim + 1:],
                                                                x.dtype, [x], view=True)
-    start = g.int(0, size - 1)
+    start = g.int(0, max(size - 1, 0))
     length = g.int(0, size - start)
     shape = list(x.shape)
     shape[d % x.ndim] = length
@@ -994,6 +996,8 @@ def _getitem(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
             return f"{x.name}[None]", g.result((1,), x.dtype, [x], view=True)
         return f"{x.name}[...]", g.result((), x.dtype, [x], view=True)
     kind = g.int(0, 5)
+    if 0 in x.shape and kind != 3:  # an empty dimension has no index to draw: slices only (a mask selects none)
+        kind = 1
     if kind == 0:  # integer
         i = g.int(-x.shape[0], x.shape[0] - 1)
         return f"{x.name}[{i}]", g.result(x.shape[1:], x.dtype, [x], view=True)
@@ -1053,6 +1057,8 @@ def _split(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
         return None
     d = g.dim(x)
     size = x.shape[d % x.ndim]
+    if size == 0:  # nothing to split or unbind into an indexable piece
+        return None
     if op == "unbind":
         i = g.int(0, size - 1)
         text = g.call(op, x.name, [str(d)] if d else [])
@@ -1260,6 +1266,8 @@ def _class_loss(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     if not x.floating or x.ndim not in (1, 2):
         return None
     c = x.shape[-1]
+    if c == 0:  # no class index to draw
+        return None
     n = x.shape[0] if x.ndim == 2 else None
     red = g.pick([None, "'mean'", "'sum'", "'none'"])
     kw = {"reduction": red} if red else {}
@@ -1292,6 +1300,8 @@ def _index(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
         return None
     d = g.dim(x)
     size = x.shape[d % x.ndim]
+    if size == 0:  # no index to draw
+        return None
     if op == "index_select":
         n = g.int(1, 3)
         idx = [g.int(0, size - 1) for _ in range(n)]
