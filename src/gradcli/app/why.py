@@ -220,6 +220,15 @@ class Explainer:
         made = f"{type(fn).__name__} at {self.where(fn._loc)}"
         who = f"`{name}`" if name else "This tensor"
         leaves = self._leaves_of(fn)
+        if t._base is not None and fn._loc is None and type(fn).__name__ == "AsStridedBackward0":
+            base = self.label(t._base)
+            msg = (f"{who} is not a leaf: it is a view of {base}, which got a history or was changed in place "
+                   f"after the view was made, so PyTorch gave the view a new grad_fn, AsStridedBackward0, on "
+                   f"{base}'s current history. backward() fills .grad only for leaves; a view's gradient passes "
+                   "through it to its base.")
+            hint = (f"Call {name or 'it'}.retain_grad() before the backward (or pass --retain-grad "
+                    f"{name or 'NAME'}) to keep its gradient.")
+            return self.note(name, "non_leaf", msg, None, hint)
         if len(leaves) == 1 and id(leaves[0]) not in self.names:
             leaf = leaves[0]
             lo = getattr(leaf, "_origin", None)

@@ -261,6 +261,12 @@ def _call_hooks(hooks: list, g: Tensor) -> Tensor:
     return g
 
 
+def _detached_retain(t: Tensor) -> bool:
+    """A tensor detach_()-ed after retain_grad(): PyTorch's detach_ leaves retains_grad and the hook on the old
+    grad_fn, which still fills its .grad when a backward runs through that node."""
+    return t._grad_fn is None and t._retains_grad
+
+
 def _unneeded_root_hooks(node, grads: list, create_graph: bool) -> None:
     """The tensor hooks and retain_grad of a root node that the pass does not otherwise run."""
     if type(node) is AccumulateGrad:
@@ -277,7 +283,7 @@ def _unneeded_root_hooks(node, grads: list, create_graph: bool) -> None:
         for nr, ref in node._retained.items():
             t = ref()
             g = grads[nr] if nr < len(grads) else None
-            if t is not None and g is not None and t._grad_fn is node:
+            if t is not None and g is not None and (t._grad_fn is node or _detached_retain(t)):
                 if t._grad is None:
                     t._grad = g if create_graph else Tensor._from_data(g._data.copy(), g._dtype)
                 else:
@@ -391,7 +397,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 for nr, ref in node._retained.items():
                     t = ref()
                     g = grads[nr]
-                    if t is not None and g is not None and t._grad_fn is node:
+                    if t is not None and g is not None and (t._grad_fn is node or _detached_retain(t)):
                         if t._grad is None:
                             t._grad = g if create_graph else Tensor._from_data(g._data.copy(), g._dtype)
                         else:

@@ -237,8 +237,11 @@ class Tensor:
         """Keep this non-leaf's gradient in ``.grad`` after backward (a no-op on leaves)."""
         if not self.requires_grad:
             raise error_class("retain_grad_no_grad")("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None or self._retains_grad:
+        # PyTorch's C++ is_leaf() reads the grad_fn field: a view whose base gained a history since the view was
+        # made, and whose grad_fn was not read since, is a leaf here (a no-op), though its grad_fn is not None
+        if self._grad_fn is None or self._retains_grad:
             return
+        self.grad_fn  # noqa: B018 - a stale view's grad_fn is regenerated before the hook is attached
         self._retains_grad = True
         self._attach_retain()
 
@@ -297,8 +300,7 @@ class Tensor:
         if self._requires_grad:
             self._origin = ("detach_", _pos.loc, None)
         self._grad_fn = None
-        self._requires_grad = False
-        self._retains_grad = False
+        self._requires_grad = False  # retains_grad stays, as in PyTorch: the old grad_fn's hook still fills .grad
         return self
 
     @property

@@ -47,9 +47,15 @@ def check_inplace(t: Tensor) -> None:
         if t._base.is_leaf:
             raise error_class("leaf_inplace")(
                 "a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    if rg and t.is_leaf:
-        raise error_class("leaf_inplace")(
+    if rg and t._grad_fn is None:  # C++ is_leaf(): the grad_fn field, not regenerated (a stale view is a leaf here)
+        err = error_class("leaf_inplace")(
             "a leaf Variable that requires grad is being used in an in-place operation.")
+        if t._base is not None:
+            err.hint = ("This is a view made before its base got a history (or was changed in place). PyTorch "
+                        "refreshes a view's grad_fn only when it is read or the view is used in an op; until then "
+                        "its in-place check counts the view as a leaf. Take the view again after the base's change, "
+                        "or write into the base.")
+        raise err
 
 
 def _alias(t: Tensor) -> Tensor:
@@ -102,8 +108,8 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
         raise error_class("runtime")(
             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
             "location. Please clone() the tensor before performing the operation.")
-    if t._base is not None and mode.enabled:
-        t._view_grad_fn()  # a view's history is current before it is rebased
+    if t._base is not None and mode.enabled and check:
+        t._view_grad_fn()  # a view's history is current before it is rebased (a logical_X_ rebases nothing)
     old = _alias(t) if mode.enabled else t
     out = compute(old)
     if t._base is not None and t._creation is not None and out._grad_fn is not None and mode.enabled:
@@ -134,10 +140,15 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
         if t._base is not None:
             _rebase_view(t, node)
         else:
+            old_fn = t._grad_fn
             t._grad_fn = node
             t._output_nr = out._output_nr
             t._requires_grad = True
             if t._retains_grad:
+                if old_fn is None:  # detach_() after retain_grad(): PyTorch's hook move finds no old grad_fn
+                    raise error_class("runtime")(
+                        'old_fn INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/torch/csrc/autograd/variable.cpp":205, '
+                        "please report a bug to PyTorch. ")
                 t._attach_retain()
     return t
 
@@ -175,10 +186,12 @@ class CopySlices(Node):
             # PyTorch's CopySlices drops its fn when released, so any second pass fails, saved tensors or not
             self._unpack(None)
         g = grads[0]
-        result = np.array(g._data, dtype=self.dtype.np, copy=True)
-        region = self.view_fn(result)
         fn = self.fn
         fn._needs = tuple(self._needs)  # edge 0 of fn is the view's old value: needed iff the base's old history is
+        if mode.enabled:
+            return self._apply_recorded(g, fn)
+        result = np.array(g._data, dtype=self.dtype.np, copy=True)
+        region = self.view_fn(result)
         res = fn.apply([Tensor._from_data(np.array(region, copy=True), self.dtype)])
         r0 = res[0] if self._needs[0] else None
         if r0 is not None:
@@ -188,6 +201,21 @@ class CopySlices(Node):
         else:
             region[...] = 0
         return (Tensor._from_data(result, self.dtype),) + tuple(res[1:])
+
+    def _apply_recorded(self, g: Tensor, fn: Node):
+        """Under create_graph: PyTorch's CopySlices::apply_impl in recorded ops, so the gradient has a history
+        (``result = empty.copy_(grad)``; ``grad_slice = result.as_strided(view)``; ``res = fn(grad_slice.clone())``;
+        ``grad_slice.copy_(res[0])``, which gives result a CopySlices of its own)."""
+        result = copy_(Tensor._from_data(np.empty(self.shape, dtype=self.dtype.np), self.dtype), g)
+        grad_slice = view_by(result, self.view_fn)
+        res = fn.apply([grad_slice.clone()])
+        r0 = res[0] if self._needs[0] else None
+        if r0 is None:
+            return (None,) + tuple(res[1:])
+        if r0._data.shape != grad_slice._data.shape:
+            r0 = r0.sum_to_size(grad_slice._data.shape)
+        copy_(grad_slice, r0)
+        return (result,) + tuple(res[1:])
 
     def _release(self) -> None:
         from ..autograd.graph import source_position
@@ -207,9 +235,31 @@ class AsStridedBackward0(Node):
 
     def apply(self, grads):
         g = grads[0]
+        if mode.enabled and g.requires_grad:
+            # under create_graph, recorded (PyTorch's as_strided_backward: zeros, its region copy_'d from grad)
+            buf = Tensor._from_data(np.zeros(self.shape, dtype=self.dtype.np), self.dtype)
+            copy_(view_by(buf, self.view_fn), g)
+            return (view_by(buf, _whole),)  # PyTorch returns buf.as_strided(input's geometry)
         data = np.zeros(self.shape, dtype=self.dtype.np)
         self.view_fn(data)[...] = g._data
         return (Tensor._from_data(data, self.dtype),)
+
+
+def _whole(a: np.ndarray) -> np.ndarray:
+    return a
+
+
+def view_by(t: Tensor, view_fn) -> Tensor:
+    """The view of t that ``view_fn`` (a numpy replay of a view chain) selects, as PyTorch's ``t.as_strided``:
+    it shares t's storage and version counter, and its node (when t requires grad) is AsStridedBackward0."""
+    from .shape import _view
+
+    out, node = _view(t, view_fn(t._data), AsStridedBackward0, view_fn)
+    if node is not None:
+        node.view_fn = view_fn
+        node.shape = t._data.shape
+        node.dtype = t._dtype
+    return out
 
 
 def as_strided_node(view: Tensor) -> Node:

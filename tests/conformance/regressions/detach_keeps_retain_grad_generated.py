@@ -1,0 +1,11 @@
+# generator finding (seed 2026120131): detach_() keeps retains_grad, and the old grad_fn's hook still fills .grad
+x1 = torch.rand((3,), requires_grad=True)
+t2 = x1.add(0.25)
+t2.retain_grad()
+t3 = torch.tan(t2)
+t2.detach_()
+x1.backward(gradient=torch.ones_like(x1))
+(t3 * t3).sum().backward()
+t2.reciprocal_()
+print(x1.shape, x1.dtype, x1.dim(), x1.numel())
+print(x1.retains_grad, x1.size())
