@@ -451,12 +451,29 @@ class PowBackward2(Node):
         return (g * (r * math.log(b)) if b > 0 else g * float("nan"),)
 
 
+def _int_power(a, b, dtype=None):
+    """PyTorch's integer pow (powi) for a tensor exponent: base**exp for exp >= 0 (wrapping around as repeated
+    multiplication does); for exp < 0, 1 for base 1, (-1)**exp for base -1 and 0 otherwise, 0**-1 included.
+    numpy refuses negative integer powers (ValueError); PyTorch refuses only a negative *number* exponent."""
+    a = np.asarray(a, dtype=dtype)
+    b = np.asarray(b, dtype=dtype)
+    neg = b < 0
+    if not neg.any():
+        return np.power(a, b)
+    a, b = np.broadcast_arrays(a, b)
+    neg = np.broadcast_to(neg, b.shape)
+    out = np.power(a, np.where(neg, 0, b))
+    odd = (b & 1) == 1
+    small = np.where(a == 1, 1, np.where(a == -1, np.where(odd, -1, 1), 0)).astype(out.dtype)
+    return np.where(neg, small, out)
+
+
 def pow(input, exponent):
     """input ** exponent (PowBackward0 for a number exponent, PowBackward1 for tensors, PowBackward2 for a
     number base).  Integer tensors to non-negative integer powers stay integer."""
     if not isinstance(input, Tensor):
         dtype = _binary_dtype(input, exponent)
-        data = _compute(np.power, input, exponent, dtype)
+        data = _compute(_int_power if dtype.category == 1 else np.power, input, exponent, dtype)
         out, node = record(PowBackward2, data, dtype, (exponent,))
         if node is not None:
             node.base = input
@@ -464,9 +481,7 @@ def pow(input, exponent):
         return out
     dtype = _binary_dtype(input, exponent)
     if isinstance(exponent, Tensor):
-        if not dtype.is_floating_point and np.any(exponent._data < 0):
-            raise _runtime_error("Integers to negative integer powers are not allowed.")
-        data = _compute(np.power, input, exponent, dtype)
+        data = _compute(_int_power if dtype.category == 1 else np.power, input, exponent, dtype)
         out, node = record(PowBackward1, data, dtype, (input, exponent))
         if node is not None:
             # PyTorch saves (and unpacks, version-checked) the result too, for pow_backward_exponent

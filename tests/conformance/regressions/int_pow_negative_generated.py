@@ -1,0 +1,22 @@
+# generator finding (seed 2026120232): long.pow_(long tensor with negative values) is PyTorch's powi, not an error
+x1 = torch.randn((2,), dtype=torch.float32, requires_grad=True)
+x2 = torch.tensor([1.5, -1.5, -1.0], dtype=torch.float64)
+with torch.set_grad_enabled(True):
+    t3 = x2.long()
+    t4 = torch.rsub(x2, 1)
+with torch.set_grad_enabled(False):
+    t5 = F.silu(t4)
+    t4.clamp_(-1.0, 1.0)
+    t6 = t4.floor()
+t7 = t5.long()
+x8 = torch.tensor([[[3.0, 0.0, 1.0], [-1.5, 2.0, -1.0]], [[-1.5, 1.0, -2.0], [0.5, -2.0, -1.0]]])
+t9 = torch.reciprocal((t5.abs() + 0.5))
+x10 = torch.full((), 1.5, dtype=torch.float64, requires_grad=True)
+t11 = torch.ne(x2, x10)
+t12 = torch.sgn(x2)
+x1.mean().backward(inputs=[x1, x10])
+print(x1)
+x10.backward()
+t7.pow_(t3)
+print(x8)
+print(round(t3.detach().sum().item(), 3) if t3.numel() > 0 else 0.0)
