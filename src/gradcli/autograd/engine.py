@@ -33,6 +33,7 @@ from ..errors import error_class, warn
 from . import anomaly as _anomaly
 from . import limits as _limits
 from . import grad_mode
+from . import zerotensor as _zt
 from .graph import AccumulateGrad, accumulate_grad_node, inplace_log
 from .graph import source_position as _pos
 from .tensor import Tensor
@@ -307,10 +308,13 @@ def _accumulate_into(t: Tensor, g: Tensor, create_graph: bool) -> None:
             t._grad = ng
         else:
             t._grad = Tensor._from_data(g._data.copy(), g._dtype)
+            t._grad._zero = g._zero  # PyTorch keeps the gradient itself: a ZeroTensor stays one
     elif create_graph:
         t._grad = t._grad + g
     else:
         cur = t._grad
+        if cur._zero:  # PyTorch adds in place (variable_grad += new_grad)
+            raise _zt.error(_zt.IMMUTABLE)
         np.add(cur._data, g._data, out=cur._data, casting="unsafe")  # in place, as PyTorch outside create_graph
         cur._version[0] += 1
 
@@ -460,6 +464,8 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                     finally:
                         node._needs = full
                 if full is not None:
+                    if node.num_outputs == 1 and grads[0] is not None and grads[0]._zero:
+                        outs = _zt.propagate(node, grads[0], outs)
                     if node._hooks:
                         for h in list(node._hooks):
                             h(tuple(outs), tuple(grads))
@@ -484,11 +490,16 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         buf[nr] = g
                     elif create_graph:
                         buf[nr] = cur + g
+                        if cur._zero and g._zero:
+                            buf[nr]._zero = True
                     elif id(cur) in owned:
                         np.add(cur._data, g._data, out=cur._data)  # a sum the engine made: add in place
+                        cur._zero = cur._zero and g._zero
                     else:
                         # the first gradient may be shared (AddBackward0 hands one tensor to both inputs): copy once
+                        zero = cur._zero and g._zero  # a sum of ZeroTensors is one
                         cur = buf[nr] = Tensor._from_data(np.asarray(np.add(cur._data, g._data)), cur._dtype)
+                        cur._zero = zero
                         owned[id(cur)] = cur
                 left = deps[nx] - 1
                 deps[nx] = left

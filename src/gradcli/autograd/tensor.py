@@ -58,6 +58,8 @@ _NON_LEAF_GRAD_MSG = (
 )
 
 
+from . import zerotensor as _zt
+
 class Tensor:
     """A multi-dimensional array with autograd state (torch.Tensor).
 
@@ -68,7 +70,7 @@ class Tensor:
 
     __slots__ = ("_data", "_dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version",
                  "_base", "_view_fn", "_retains_grad", "_hooks", "_acc", "_inference", "_post_acc_hooks",
-                 "_origin", "_nograd", "_view_version", "_creation", "__weakref__")
+                 "_origin", "_nograd", "_view_version", "_creation", "_zero", "__weakref__")
     # provenance for the explainers (app/why.py), never set on the grad-recording path; unset slots read as
     # absent: _origin = (line, col) where a tensor that records no history was made (creation op, or an op
     # none of whose inputs requires grad), or (how, loc, weakref-to-source|None) for "detach" / "detach_" /
@@ -95,6 +97,7 @@ class Tensor:
         t._post_acc_hooks = None
         t._view_version = None  # a view: the version at which its grad_fn was last set (None: not tracked)
         t._creation = None  # a view made in "no_grad"/"inference" mode, or by a "multi"-output op
+        t._zero = False  # PyTorch's immutable ZeroTensor (autograd/zerotensor.py): only ever a gradient
         return t
 
     def __init__(self, *args, **kwargs) -> None:  # torch.Tensor(...) direct construction is not offered
@@ -285,6 +288,7 @@ class Tensor:
         t = Tensor._from_data(self._data, self._dtype)
         t._version = self._version
         t._inference = self._inference
+        t._zero = self._zero
         if self._requires_grad:
             t._origin = ("detach", _pos.loc, weakref.ref(self))
         return t
@@ -307,6 +311,7 @@ class Tensor:
     def data(self) -> "Tensor":
         """Like detach() but with its own version counter (PyTorch's .data escapes version checks)."""
         t = Tensor._from_data(self._data, self._dtype)
+        t._zero = self._zero
         if self._requires_grad:
             t._origin = ("data", _pos.loc, weakref.ref(self))
         return t
@@ -330,11 +335,15 @@ class Tensor:
 
     def tolist(self):
         """Nested Python lists of numbers (floats of the stored float32 values, as PyTorch)."""
+        if self._zero:
+            raise _zt.error(_zt.TOLIST)
         _limits.python_objects(self._data.size)
         return self._data.tolist()
 
     def numpy(self, force: bool = False):
         """A numpy-like array sharing memory (``numpy_requires_grad`` when it requires grad)."""
+        if self._zero and not force:
+            raise _zt.error(_zt.NUMPY)
         if self.requires_grad and not force:
             raise error_class("numpy_requires_grad")(
                 "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.",

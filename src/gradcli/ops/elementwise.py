@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from ..autograd import zerotensor as _zt
 from ._core import Node, Tensor, dt, mode, record, result_dtype, saved, shape_error
 from .registry import REGISTRY, register
 
@@ -793,7 +794,8 @@ sign, SignBackward0 = _unary("sign", _sign_np, lambda g, s, r: _zeros(g), "self:
 # sgn: sign extended to complex numbers; on real tensors the values of sign, but its own node, which saves self
 # and result (sgn_backward(self, grad, result)): an in-place change of either fails the backward
 # (abs's backward is grad * self.sgn(), so abs's double backward goes through SgnBackward0)
-sgn, SgnBackward0 = _unary("sgn", _sign_np, lambda g, s, r: _zeros(g), "self: zeros_like(grad) (real self)",
+sgn, SgnBackward0 = _unary("sgn", _sign_np, lambda g, s, r: _zt.mark(_zeros(g)),
+                           "self: _efficientzerotensor (real self: an immutable ZeroTensor)",
                            keeps_int=True, save="both")
 floor, _ = _unary("floor", np.floor, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                   keeps_int=True)
@@ -1275,11 +1277,23 @@ def isnan(input):
     return Tensor._from_data(np.asarray(np.isnan(input._data)), dt.bool_)
 
 
+def _abs_out_check(input) -> None:
+    """PyTorch's isinf/isfinite call abs(out=...) on a floating input: for an inference tensor that requires
+    grad, outside inference_mode with grad on, autograd refuses the out= call (runtime)."""
+    if input._inference and input._requires_grad and mode.enabled and not mode.inference:
+        raise _runtime_error("abs(): functions with out=... arguments don't support automatic differentiation, "
+                             "but one of the arguments requires grad.")
+
+
 def isinf(input):
+    """Elementwise test for +-inf: a bool tensor, not differentiable."""
+    _abs_out_check(input)
     return Tensor._from_data(np.asarray(np.isinf(input._data)), dt.bool_)
 
 
 def isfinite(input):
+    """Elementwise test for a finite value (not inf, not nan): a bool tensor, not differentiable."""
+    _abs_out_check(input)
     return Tensor._from_data(np.asarray(np.isfinite(input._data)), dt.bool_)
 
 

@@ -25,6 +25,7 @@ from ..autograd.grad_mode import state as mode
 from ..autograd.graph import inplace_log as _inplace_log
 from ..autograd.graph import SavedTensor
 from ..autograd.graph import source_position as _pos
+from ..autograd import zerotensor as _zt
 from ..errors import error_class
 from ..autograd.tensor import view_rebase_message
 from ._core import Node, Tensor, dt, edge, record
@@ -100,6 +101,8 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
     (leaf_inplace, ...) run only when one is; the kernel then writes the values and the version bump fails
     (runtime), before any history is recorded.
     """
+    if t._zero:
+        raise _zt.error(_zt.IMMUTABLE)
     outside = t._inference and not mode.inference
     if check and (autograd_inputs or not outside):
         check_inplace(t)
@@ -465,6 +468,8 @@ def inference_copy(input: Tensor, data: np.ndarray, dtype) -> Tensor:
 
 def copy_(self, src, non_blocking: bool = False):
     """Copy src's values into self (broadcasting src) (CopyBackwards)."""
+    if self._zero:
+        raise _zt.error(_zt.IMMUTABLE_COPY)
     if not isinstance(src, Tensor):
         from .creation import tensor as _tensor
 
@@ -521,6 +526,8 @@ def setitem(self, key, value):
 
     if not isinstance(value, (Tensor, int, float, bool)):
         raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
+    if self._zero:
+        raise _zt.error(_zt.IMMUTABLE_COPY)
     if isinstance(value, (int, float, bool)):
         from .creation import tensor as _tensor
 

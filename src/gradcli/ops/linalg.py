@@ -90,7 +90,7 @@ def _mm_data(a: np.ndarray, b: np.ndarray, dtype, exact_k1: bool = False) -> np.
     ones take PyTorch's gemv path, +0.0), and always when ``exact_k1`` (addmm: the products are added to the
     bias one by one).  Checked in PyTorch 2.13 on mm/matmul/linear/addmm/bmm/mv shapes."""
     if a.shape[-1] == 0:
-        return np.zeros(a.shape[:-1] + b.shape[-1:], dtype=dtype.np)
+        return np.zeros(a.shape[:-1] + (b.shape[-1:] if b.ndim >= 2 else ()), dtype=dtype.np)  # a vector b: (n,)
     if a.ndim == 2 and b.ndim == 2 and a.shape[1] == 1 and (exact_k1 or (a.shape[0] > 1 and b.shape[1] > 1)):
         return np.multiply(a, b, dtype=dtype.np)
     return np.matmul(a, b).astype(dtype.np, copy=False)

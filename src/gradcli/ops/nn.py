@@ -802,14 +802,22 @@ class NllLossBackward0(Node):
         if self.reduction == "none":
             if self.coef.ndim > 1:
                 g = g.unsqueeze(self.class_dim)
-            return (zero_link(coef * g, x, link),)
+            return (zero_link(self._scattered(coef * g), x, link),)
         if self.reduction == "mean":
             if self.total_weight == 0:
                 from .creation import zeros
 
                 return (zero_link(zeros(self.coef.shape, dtype=g._dtype), x, link),)
             g = g / self.total_weight
-        return (zero_link(coef * g, x, link),)
+        return (zero_link(self._scattered(coef * g), x, link),)
+
+    def _scattered(self, r: Tensor) -> Tensor:
+        """PyTorch writes -weight * grad at the targets into zeros: elsewhere +0.0, also for a -0.0 grad (the
+        product's 0 * -0.0 would be -0.0).  Off-target entries of coef are +0.0; a target with weight 0 -0.0."""
+        off = (self.coef == 0) & ~np.signbit(self.coef)
+        if off.any():
+            r._data[np.broadcast_to(off, r._data.shape)] = 0
+        return r
 
 
 class NllLoss2DBackward0(NllLossBackward0):

@@ -41,6 +41,7 @@ def _view(input: Tensor, data: np.ndarray, node_cls, replay, inputs=None):
     prev = input._view_fn
     out._view_fn = replay if prev is None else (lambda a, p=prev, r=replay: r(p(a)))
     out._inference = input._inference
+    out._zero = input._zero  # a view of a ZeroTensor is one
     return out, node
 
 
@@ -796,7 +797,8 @@ def _multi_view(input, pieces_keys, node_cls, d, sizes=None):
     node = None
     from ..autograd.grad_mode import state as mode
 
-    if mode.enabled and input.requires_grad:
+    if mode.enabled and input.requires_grad and not (input._inference and not mode.inference):
+        # (an inference tensor's op outside inference_mode records nothing, as record() decides)
         node = node_cls()
         from ._core import edge
 
@@ -812,6 +814,7 @@ def _multi_view(input, pieces_keys, node_cls, d, sizes=None):
     for i, key in enumerate(pieces_keys):
         o = Tensor._from_data(input._data[key], input._dtype)
         o._inference = input._inference  # a view is an inference tensor only when its base is
+        o._zero = input._zero
         o._version = input._version
         o._view_version = o._version[0]
         o._creation = "inference" if mode.inference else ("multi" if mode.enabled else "no_grad")

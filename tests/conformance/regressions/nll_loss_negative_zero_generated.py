@@ -1,0 +1,11 @@
+# generator finding (seed 2026120332): a hook's g * -1.0 gives nll_loss a -0.0 grad; the input's gradient is +0.0 off the target
+x1 = torch.tensor([2.0], dtype=torch.float32)
+x2 = torch.ones(3, dtype=torch.float32, requires_grad=True)
+t3 = F.nll_loss(x2, torch.tensor(2), weight=torch.linspace(0.5, 1.5, 3, dtype=torch.float32))
+t3.register_hook(lambda g: g * -1.0)
+t4 = F.softmax(t3, dim=0)
+t4.backward()
+print(x2.grad)
+torch.autograd.backward(t3)
+t5 = torch.relu(x2)
+print(x2)
