@@ -350,8 +350,8 @@ def _binade(v: np.ndarray) -> set:
 
 def test_magic_rounded_steps_stay_in_one_binade():
     # the Horner steps the kernel rounds through a magic constant (a fixed float32 grid) must
-    # give results in one binade for every input: the sine/cosine steps over the angles of
-    # every 5th k (and the ends), the log's last step over every 5th mantissa
+    # give results in one binade for every input: the sine/cosine first steps over the angles
+    # of every 5th k (and the ends)
     f = np.float32
     k = np.concatenate([np.arange(0, 1 << 24, 5), np.arange((1 << 24) - 64, 1 << 24)]).astype(np.int32)
     q = (k + (1 << 21)) >> 22
@@ -360,18 +360,9 @@ def test_magic_rounded_steps_stay_in_one_binade():
     x = x + yf * R._DP2
     x = (x.astype(np.float64) + yf.astype(np.float64) * R._DP3).astype(f)
     z64 = (x * x).astype(np.float64)
-    for coefs, bins in ((R._COS_C, ({-10.0}, {-5.0})), (R._SIN_C, ({-7.0}, {-3.0}))):
+    for coefs, bins in ((R._COS_C, {-10.0}), (R._SIN_C, {-7.0})):
         y = (coefs[0] * z64 + coefs[1]).astype(f)
-        assert _binade(y) == bins[0]
-        y = (y.astype(np.float64) * z64 + coefs[2]).astype(f)
-        assert _binade(y) == bins[1]
-    j = np.concatenate([np.arange(1 << 23, 1 << 24, 5), np.arange((1 << 24) - 64, (1 << 24) + 1)]).astype(f)
-    xm = (((j.view(np.int32) - 0x3F3504F3) & 0x7FFFFF) + 0x3F3504F3).view(f) - f(1)
-    x64 = xm.astype(np.float64)
-    y = np.full_like(xm, f(R._LOG_P[0]))
-    for p in R._LOG_P[1:]:
-        y = (y.astype(np.float64) * x64 + p).astype(f)
-    assert _binade(y) == {-2.0}
+        assert _binade(y) == bins
 
 
 def test_masked_24_bit_draws_continue_the_stream():

@@ -482,11 +482,7 @@ _RED_C = float(2.0 * _DP3)                         # y * DP3 = q * _RED_C, exact
 # single-rounding float32 steps by "magic" addition (see _avx2_sincos): M = 1.5 * 2**(52 - 23 + b)
 # for results in the binade [2**b, 2**(b + 1)); C + M is exact
 _COS_M1, _SIN_M1 = 1.5 * 2.0 ** 19, 1.5 * 2.0 ** 22   # |cos step 1| in [2**-10, 2**-9), sin in [2**-7, 2**-6)
-_COS_M2, _SIN_M2 = 1.5 * 2.0 ** 24, 1.5 * 2.0 ** 26   # |cos step 2| in [2**-5, 2**-4), sin in [2**-3, 2**-2)
-_LOG_M8 = 1.5 * 2.0 ** 27                              # the log's last Horner step: [2**-2, 2**-1)
-_LOG_P8M = float(_LOG_P[8]) + _LOG_M8
 _COS_C1M, _SIN_C1M = float(_COS_C[1]) + _COS_M1, float(_SIN_C[1]) + _SIN_M1
-_COS_C2M, _SIN_C2M = float(_COS_C[2]) + _COS_M2, float(_SIN_C[2]) + _SIN_M2
 _SIGN = _I32(-(2 ** 31))
 _V32 = np.dtype("V32")  # one half-block: 8 float32 / int32 lanes
 
@@ -514,15 +510,15 @@ _K = type("_KernelConstants", (), {})()
 _K.two24, _K.sqrthf_e, _K.sqrthf = _ci(1 << 24), _ci(_SQRTHF_BITS + (24 << 23)), _ci(_SQRTHF_BITS)
 _K.i23, _K.mant, _K.one32 = _ci(23), _ci(0x7FFFFF), _c32(1.0)
 _K.log_p = [_c64(v) for v in _LOG_P]
-_K.log_p8m, _K.log_m8 = _c64(_LOG_P8M), _c64(_LOG_M8)
 _K.q1x2, _K.q2xm2 = _c32(_F32(2.0) * _LOG_Q1), _c32(_F32(-2.0) * _LOG_Q2)
 _K.i21, _K.i22, _K.i1, _K.i8, _K.sign = _ci(1 << 21), _ci(22), _ci(1), _ci(8), _ci(_SIGN)
 _K.i4m = _ci(1 << 22)
 _K.theta, _K.red_c = _c32(_THETA_SCALE), _c64(_RED_C)
 _K.dp1x2, _K.dp2x2 = _c32(_F32(2.0) * _DP1), _c32(_F32(2.0) * _DP2)
-_K.cos_c0, _K.sin_c0 = _c64(_COS_C[0]), _c64(_SIN_C[0])
-_K.cos_c1m, _K.sin_c1m, _K.cos_m1, _K.sin_m1 = _c64(_COS_C1M), _c64(_SIN_C1M), _c64(_COS_M1), _c64(_SIN_M1)
-_K.cos_c2m, _K.sin_c2m, _K.cos_m2, _K.sin_m2 = _c64(_COS_C2M), _c64(_SIN_C2M), _c64(_COS_M2), _c64(_SIN_M2)
+# per-row constants of the [cosine; sine] polynomials, shape (2, 1)
+_K.cs_c0 = _c64([[_COS_C[0]], [_SIN_C[0]]])
+_K.cs_c1m, _K.cs_m1 = _c64([[_COS_C1M], [_SIN_C1M]]), _c64([[_COS_M1], [_SIN_M1]])
+_K.cs_c2 = _c64([[_COS_C[2]], [_SIN_C[2]]])
 _K.mhalf = _c64(-0.5)
 
 
@@ -578,9 +574,7 @@ def _avx2_radius(w: _F32Work, k1: np.ndarray, r_out: np.ndarray) -> None:
     ``y = (y * x) * z + e * q1`` and the final ``x + e * q2`` are fused (the last one
     is exact anyway).  Fused steps are computed in float64 (exact product) and
     rounded once to float32; an exhaustive check over all 2**24 inputs showed that
-    this double rounding never differs from a true fmaf here.  The last polynomial
-    step's result lies in [2**-2, 2**-1) for every x, so it is rounded once through a
-    magic constant as in :func:`_avx2_sincos`.
+    this double rounding never differs from a true fmaf here.
 
     Range reduction on the bits of ``j = 2**24 - k1`` (u1 = j * 2**-24 exactly): log256_ps
     takes the mantissa ``xm`` in [0.5, 1) and the exponent ``e``, and where ``xm < SQRTHF``
@@ -611,16 +605,11 @@ def _avx2_radius(w: _F32Work, k1: np.ndarray, r_out: np.ndarray) -> None:
     lp = K.log_p
     _mul(x64, lp[0], y64)
     _add(y64, lp[1], y64)
-    for p in lp[2:-1]:
+    for p in lp[2:]:
         y[...] = y64
         y64[...] = y
         _mul(y64, x64, y64)
         _add(y64, p, y64)
-    y[...] = y64
-    y64[...] = y
-    _mul(y64, x64, y64)
-    _add(y64, K.log_p8m, y64)                      # the last step, rounded once through M
-    _sub(y64, K.log_m8, y64)
     y[...] = y64
     _add(x, x, a)                                  # 2x
     _mul(y, a, y)                                  # Y = 2 * (y * x)
@@ -654,11 +643,12 @@ def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
     few significant bits), so those two fused steps are plain float32 additions (the first
     one exact); ``fma(y, DP3, x)`` is rounded from float64, where ``y * DP3`` is exact.
 
-    Both Horner steps of both polynomials have results in one binade for every
-    argument (|cos| steps in [2**-10, 2**-9) and [2**-5, 2**-4), sine steps in
-    [2**-7, 2**-6) and [2**-3, 2**-2)), so a float32 rounding there is the rounding of
-    ``v + M`` to float64 (then ``- M``, exact) with ``M = 1.5 * 2**(29 + b)``: one
-    rounding of the exact fused value, i.e. fmaf itself, with no float32 round trip.
+    The first Horner step of both polynomials has results in one binade for every
+    argument (|cos| in [2**-10, 2**-9), |sin| in [2**-7, 2**-6)), so its float32
+    rounding is the rounding of ``v + M`` to float64 (then ``- M``, exact) with
+    ``M = 1.5 * 2**(29 + b)``: fmaf itself, with no float32 round trip before the next
+    product.  The second step is rounded to float64, then to float32; that double
+    rounding equals fmaf for every argument (exhaustive kernel test).
     The cosine's ``fma(yc, z, -(z * 0.5))`` is computed as ``(yc - 0.5) * z`` in float64,
     then rounded to float32: other operations, but the same float32 result for every one
     of the 2**24 arguments (the exhaustive kernel test, GRADCLI_EXHAUSTIVE=1).
@@ -690,18 +680,12 @@ def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
     x64[...] = x
     _mul(x, x, z)
     z64[...] = z
-    # Horner steps 1 and 2 of both polynomials, single roundings through M
-    _mul(z64, K.cos_c0, pc)
-    _mul(z64, K.sin_c0, ps)
-    _add(pc, K.cos_c1m, pc)
-    _add(ps, K.sin_c1m, ps)
-    _sub(pc, K.cos_m1, pc)
-    _sub(ps, K.sin_m1, ps)
+    # Horner steps 1 (rounded through M) and 2 (rounded twice) of both polynomials
+    _mul(z64, K.cs_c0, p64)
+    _add(p64, K.cs_c1m, p64)
+    _sub(p64, K.cs_m1, p64)
     _mul(p64, z64, p64)
-    _add(pc, K.cos_c2m, pc)
-    _add(ps, K.sin_c2m, ps)
-    _sub(pc, K.cos_m2, pc)
-    _sub(ps, K.sin_m2, ps)
+    _add(p64, K.cs_c2, p64)
     p[...] = p64
     _mul(p, z, p)                                  # y * z (float32)
     p64[...] = p
