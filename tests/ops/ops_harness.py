@@ -90,10 +90,9 @@ def jsonable(x):
 
 def values(t, torch) -> list:
     """t's values as nested lists (PyTorch's efficient zero tensors, which cannot tolist(), as zeros)."""
-    try:
-        return jsonable(t.detach().tolist())
-    except RuntimeError:
+    if t._is_zerotensor():
         return jsonable(torch.zeros(tuple(t.shape), dtype=t.dtype).tolist())
+    return jsonable(t.detach().tolist())
 
 
 def node_name(fn) -> str:

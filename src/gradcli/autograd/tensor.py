@@ -333,6 +333,10 @@ class Tensor:
             )
         return self._data.reshape(()).item()
 
+    def _is_zerotensor(self) -> bool:
+        """Is this PyTorch's immutable ZeroTensor (autograd/zerotensor.py: sgn's gradient of a real tensor)?"""
+        return self._zero
+
     def tolist(self):
         """Nested Python lists of numbers (floats of the stored float32 values, as PyTorch)."""
         if self._zero:

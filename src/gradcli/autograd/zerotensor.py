@@ -25,7 +25,7 @@ IMMUTABLE_COPY = ("ZeroTensors are immutable. Please materialize the tensor usin
 TOLIST = "tolist() shouldn't be called on a tensor with unallocated storage"
 NUMPY = " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
 
-# Z: the gradient is a zero tensor; B: one unless it was reduced to a smaller shape (a broadcast input, whose
+# Z: the gradient is a zero tensor; B: one unless it was reduced to fewer elements (a broadcast input, whose
 # sum is a normal tensor); N: a normal tensor
 _ALWAYS = ("AbsBackward0", "AcosBackward0", "AsinBackward0", "AtanBackward0", "CosBackward0", "CoshBackward0",
            "ErfBackward0", "Exp2Backward0", "ExpBackward0", "Expm1Backward0", "FracBackward0", "Log10Backward0",
@@ -89,6 +89,6 @@ def propagate(node, g, outs: tuple) -> tuple:
     for out, code in zip(outs, rule):
         if out is None or out is g or code == "N":
             continue
-        if code == "Z" or out._data.size == n:
+        if code == "Z" or out._data.size >= n:  # B: a sum over broadcast dims is a normal tensor
             out._zero = True
     return outs

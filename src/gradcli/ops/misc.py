@@ -511,8 +511,10 @@ class TraceBackward0(Node):
             out = np.zeros(self.shape, dtype=g._dtype.np)
             np.fill_diagonal(out, g._data)
             return (Tensor._from_data(out, g._dtype),)
-        eye = np.eye(self.shape[0], self.shape[1], dtype=g._dtype.np)
-        return (g * Tensor._from_data(eye, g._dtype),)
+        # under create_graph PyTorch's zeros(n * m).index_fill_(0, diagonal, grad).view(sizes): the result's
+        # grad_fn is ViewBackward0 (here the flat diagonal as eye * grad, the same derivative in grad)
+        eye = np.eye(self.shape[0], self.shape[1], dtype=g._dtype.np).reshape(-1)
+        return ((g * Tensor._from_data(eye, g._dtype)).view(self.shape),)
 
 
 def trace(input):
