@@ -553,8 +553,12 @@ def _rounded_f32(npfn, scalar_tail: bool = False):
             return npfn(a.astype(np.float64)).astype(f32)
         out = np.empty(a.shape, dtype=f32)
         flat_in, flat_out = a.reshape(-1), out.reshape(-1)
+        buf = np.empty(_F64_BLOCK, dtype=np.float64)  # one float64 block, reused: no allocation per block
         for i in range(0, a.size, _F64_BLOCK):
-            flat_out[i:i + _F64_BLOCK] = npfn(flat_in[i:i + _F64_BLOCK].astype(np.float64))
+            b = buf[:min(_F64_BLOCK, a.size - i)]
+            b[...] = flat_in[i:i + _F64_BLOCK]
+            npfn(b, out=b)
+            flat_out[i:i + _F64_BLOCK] = b  # rounded to float32 once
         return out
 
     fn.__name__ = getattr(npfn, "__name__", "fn")
