@@ -294,7 +294,12 @@ class Tensor:
         return t
 
     def detach_(self) -> "Tensor":
-        """Detach in place: self becomes a leaf that does not require grad (views refuse: ``detach_view``)."""
+        """Detach in place: self becomes a leaf that does not require grad (views refuse: ``detach_view``).
+
+        A no-op inside inference_mode and on an inference tensor: PyTorch's detach_ is an autograd kernel, which
+        neither reaches."""
+        if self._inference or _mode.inference:
+            return self
         if self._base is not None:
             raise error_class("detach_view")(
                 "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import error_class, warn
-from ._core import Node, SavedTensor, Tensor, broadcast_shapes, dt, record, saved
+from ._core import Node, SavedTensor, Tensor, broadcast_shapes, dt, mode, record, saved
 from .misc import check_int, check_number
 from .registry import REGISTRY, register
 
@@ -345,6 +345,13 @@ class LogSoftmaxBackward0(Node):
     def apply(self, grads):
         g = grads[0]
         r = self._unpack(0)
+        if g._dtype is dt.float32 and not mode.enabled:
+            # PyTorch's float32 kernel computes grad - exp(result) * sum as one fused multiply-subtract (a
+            # cancellation of equal inputs shows it): the float32 product and difference, rounded once
+            s = g._data if r._data.ndim == 0 else g._data.sum(axis=self.dim, keepdims=True)
+            e = r.exp()._data
+            out = (g._data.astype(np.float64) - e.astype(np.float64) * s.astype(np.float64)).astype(np.float32)
+            return (Tensor._from_data(out, g._dtype),)
         if r._data.ndim == 0:
             return (_rename(g - r.exp() * g, "LogSoftmaxBackwardDataBackward0"),)
         return (_rename(g - r.exp() * g.sum(dim=self.dim, keepdim=True), "LogSoftmaxBackwardDataBackward0"),)
@@ -370,7 +377,7 @@ def _softmax_impl(input, dim, dtype, log: bool) -> Tensor:
     with np.errstate(all="ignore"):
         if nd == 0:
             data = np.zeros((), a.dtype) if log else np.ones((), a.dtype)
-            data = np.where(np.isnan(a), a, data)
+            data = np.where(np.isfinite(a), data, np.nan)  # x - max is inf - inf for +-inf: nan, as for nan
         else:
             m = np.max(a, axis=d, keepdims=True) if a.size else a
             sh = a - m
@@ -1036,7 +1043,8 @@ class HardtanhBackward0(Node):
         from .misc import diag_link
 
         x = self._unpack(0)
-        inside = (x._data > self.min_val) & (x._data < self.max_val)
+        # PyTorch zeroes where self <= min_val or self >= max_val: a nan passes the gradient
+        inside = ~((x._data <= self.min_val) | (x._data >= self.max_val))
         return (diag_link(lambda g: np.where(inside, g, 0), grads[0], x, "HardtanhBackwardBackward0"),)
 
 

@@ -1,0 +1,21 @@
+# generator finding (seed 2026120432): log_softmax's float32 backward is one fused multiply-subtract (the hook prints -1.3096e-07, not -2.3842e-07)
+x1 = torch.tensor(0.25, dtype=torch.float32)
+x2 = torch.full((3, 3), -1.0, requires_grad=True)
+x1.sub_(3)
+x2.register_hook(lambda g: print('hook x2', g))
+x3 = torch.randn((3,), dtype=torch.float32)
+t4 = torch.log_softmax(x2, 1)
+t5 = 3.0 + t4
+print(x1)
+t6 = torch.empty_like(x1).fill_(1.0)
+x2.mean().backward(retain_graph=True)
+if x2.grad is not None:
+    x2.grad.zero_()
+x2.mean().backward()
+x2.grad = None
+(t4 * t4).sum().backward(retain_graph=True)
+(t4 * t4).sum().backward(retain_graph=True)
+print(x2.grad)
+t7 = ((x3 > 0) ^ (x3 < 1))
+print(t7)
+print(t6)
