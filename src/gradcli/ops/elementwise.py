@@ -14,6 +14,7 @@ import numpy as np
 
 from ..autograd import zerotensor as _zt
 from ._core import Node, Tensor, dt, mode, record, result_dtype, saved, shape_error
+from .reduction import check_out_variant as _check_out_variant
 from .registry import REGISTRY, register
 
 _SCALARS = (bool, int, float)
@@ -581,8 +582,11 @@ def _rounded_f32(npfn, scalar_tail: bool = False):
 
 
 def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name=None, methods=None,
-           torch_names=None, sample_domain=None):
-    """Define and register a unary op: forward npfn, backward ``rule(grad, self, result)``."""
+           torch_names=None, sample_domain=None, out_variant: bool = False):
+    """Define and register a unary op: forward npfn, backward ``rule(grad, self, result)``.
+
+    out_variant: PyTorch computes the op through its ``out=`` kernel, which autograd refuses for an inference
+    tensor that requires grad outside inference_mode (reduction.check_out_variant)."""
     node_cls = type(node_name or f"{name.capitalize()}Backward0", (Node,), {
         "__slots__": (), "formula": formula,
         "apply": (lambda self, grads: (rule(grads[0], self._unpack(0) if save in ("self", "both") else None,
@@ -596,6 +600,8 @@ def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name
             raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
         if input._dtype is dt.bool_ and name in _BOOL_REFUSED:
             raise _runtime_error(_BOOL_REFUSED[name])
+        if out_variant:
+            _check_out_variant(input, name)
         dtype = input._dtype if keeps_int else _float_dtype(input)
         d = input._data
         if d.dtype != dtype.np:
@@ -807,7 +813,7 @@ reciprocal, ReciprocalBackward0 = _unary("reciprocal", lambda a: 1 / a, lambda g
                                          sample_domain="positive")
 abs_, AbsBackward0 = _unary("abs", np.abs, lambda g, s, r: g * sgn(s), "self: grad * self.sgn()",
                             keeps_int=True, methods=("abs", "absolute", "__abs__"), torch_names=("abs", "absolute"),
-                            sample_domain="nonzero")
+                            sample_domain="nonzero", out_variant=True)
 sign, SignBackward0 = _unary("sign", _sign_np, lambda g, s, r: _zeros(g), "self: zeros_like(grad)", save=None,
                              keeps_int=True)
 # sgn: sign extended to complex numbers; on real tensors the values of sign, but its own node, which saves self
@@ -1165,7 +1171,8 @@ def where(condition, input=None, other=None):
         data = np.where(c, _arr(input), _arr(other)).astype(dtype.np, copy=False)
     except ValueError:
         raise shape_error(np.shape(c), np.shape(_arr(input))) from None
-    out, node = record(WhereBackward0, data, dtype, (_t(input), _t(other)))
+    # a normal condition brings autograd in for inference inputs outside inference_mode (PyTorch 2.13)
+    out, node = record(WhereBackward0, data, dtype, (_t(input), _t(other)), wrapped_number=not condition._inference)
     if node is not None:
         node._save(saved(condition) if condition._dtype is dt.bool_ else Tensor._from_data(c, dt.bool_))
     return out

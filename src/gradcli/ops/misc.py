@@ -347,7 +347,8 @@ def index_select(input, dim: int, index):
     data = np.take(a, idx, axis=d)
     if nd == 0:
         data = data.reshape(())
-    out, node = record(IndexSelectBackward0, data, input._dtype, (input,))
+    # a normal index tensor brings autograd in for an inference input outside inference_mode (PyTorch 2.13)
+    out, node = record(IndexSelectBackward0, data, input._dtype, (input,), wrapped_number=not index._inference)
     if node is not None:  # a 0-d input is treated as 1-d; the engine sums the (1,) gradient back to ()
         node.dim, node.shape = d, a.shape
         node._save(idx, saved(index))  # PyTorch saves the index: freed after backward, version-checked
@@ -387,8 +388,9 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
         data = a.reshape(1)[idx.reshape(-1)].reshape(idx.shape)
     else:
         data = a[_along(idx, d)] if idx.size else np.zeros(idx.shape, dtype=a.dtype)
-    out, node = record(GatherBackward0, np.asarray(data), input._dtype, (input,))
+    out, node = record(GatherBackward0, np.asarray(data), input._dtype, (input,), wrapped_number=not index._inference)
     if node is not None:
+        saved(input)  # PyTorch saves self: an inference input fails here ("cannot be saved for backward")
         node.dim, node.shape = d, a.shape
         node._save(idx, saved(input), saved(index))  # self and index are saved as in PyTorch (version checks)
     return out

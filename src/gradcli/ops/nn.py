@@ -1049,6 +1049,9 @@ class HardtanhBackward0(Node):
 
 
 def _hardtanh(input: Tensor, min_val, max_val) -> Tensor:
+    from .reduction import check_out_variant
+
+    check_out_variant(input, "hardtanh")  # PyTorch's hardtanh runs its out= kernel
     a = input._data
     # bounds first: numpy keeps the second operand of a tie, PyTorch the input's signed zero
     data = np.minimum(np.asarray(max_val, a.dtype), np.maximum(np.asarray(min_val, a.dtype), a))

@@ -594,7 +594,9 @@ def getitem(input, key):
         msg = str(e)
         raise IndexError(msg) from None
     data = np.array(data, copy=True)
-    out, node = record(IndexBackward0, data, input._dtype, (input,))
+    # a normal index tensor (a list becomes one) brings autograd in for an inference input (PyTorch 2.13)
+    normal_index = any(isinstance(k, list) or isinstance(k, Tensor) and not k._inference for k in key)
+    out, node = record(IndexBackward0, data, input._dtype, (input,), wrapped_number=normal_index)
     if node is not None:
         node.shape = input._data.shape
         # a snapshot: a later in-place change of a mask must not move the gradient (PyTorch keeps the indices)

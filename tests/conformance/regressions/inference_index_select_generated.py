@@ -1,0 +1,15 @@
+# generator finding (seed 2026120531): index_select of an inference tensor with a normal index is recorded (IndexSelectBackward0)
+x1 = torch.tensor([[-0.25, -2.0, -0.5, 0.0], [3.0, -2.0, 3.0, -2.0], [3.0, -0.25, 1.5, 0.25]], requires_grad=True)
+t2 = torch.min(x1, dim=0)[0]
+with torch.inference_mode():
+    x3 = torch.tensor([[0.5, -0.25, 0.5, 2.0], [-1.5, -1.5, 1.0, -2.0], [1.5, -1.0, 1.0, 1.5]], requires_grad=True)
+    t4 = F.l1_loss(x1, x3, reduction='sum')
+    print(x3)
+t5 = torch.empty_like(x1).fill_(-0.5)
+print(x1)
+t6 = torch.sub(t4, -0.5)
+t7 = torch.index_select(x3, 0, torch.tensor([0, 1]))
+t7.sum().backward(retain_graph=True)
+t8 = F.mish(x3)
+t4.reciprocal_()
+g9, = torch.autograd.grad(t4, [t7])
