@@ -244,7 +244,15 @@ class AsStridedBackward0(Node):
             copy_(view_by(buf, self.view_fn), g)
             return (view_by(buf, _whole),)  # PyTorch returns buf.as_strided(input's geometry)
         data = np.zeros(self.shape, dtype=self.dtype.np)
-        self.view_fn(data)[...] = g._data
+        region = self.view_fn(data)
+        if _internal_overlap(region):
+            # an expanded view: several of its elements are one base element, whose gradient is their sum
+            # (PyTorch's as_strided_backward: index_add_ over the flattened indices, in order)
+            index = self.view_fn(np.arange(data.size).reshape(self.shape))
+            np.add.at(data.reshape(-1), np.broadcast_to(index, region.shape).reshape(-1),
+                      np.broadcast_to(g._data, region.shape).reshape(-1))
+        else:
+            region[...] = g._data
         return (Tensor._from_data(data, self.dtype),)
 
 
@@ -313,7 +321,7 @@ def check_overlap(t: Tensor, src) -> None:
     if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b):
         return
     same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
-            and a.strides == b.strides)
+            and all(sa == sb for sa, sb, n in zip(a.strides, b.strides, a.shape) if n > 1))  # size-1: any stride
     if not same:
         raise error_class("runtime")(
             "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "

@@ -273,6 +273,8 @@ class AddmmBackward0(Node):
     def apply(self, grads):
         g = grads[0]
         n = self._needs
+        if self._freed and any(s is not None for s in self._saved or ()):
+            self._unpack(0)  # PyTorch's apply unpacks mat1/mat2 first: freed, it fails even for the bias alone
         gs = _maybe_mul(g, self.beta) if n[0] else None
         g1 = _maybe_mul(g.mm(self._unpack(1).t()), self.alpha) if n[1] else None
         g2 = _maybe_mul(self._unpack(0).t().mm(g), self.alpha) if n[2] else None
