@@ -351,7 +351,7 @@ class LogSoftmaxBackward0(Node):
             s = g._data if r._data.ndim == 0 else g._data.sum(axis=self.dim, keepdims=True)
             e = r.exp()._data
             out = (g._data.astype(np.float64) - e.astype(np.float64) * s.astype(np.float64)).astype(np.float32)
-            return (Tensor._from_data(out, g._dtype),)
+            return (Tensor._from_data(np.asarray(out), g._dtype),)  # (a 0-d result is a numpy scalar)
         if r._data.ndim == 0:
             return (_rename(g - r.exp() * g, "LogSoftmaxBackwardDataBackward0"),)
         return (_rename(g - r.exp() * g.sum(dim=self.dim, keepdim=True), "LogSoftmaxBackwardDataBackward0"),)
