@@ -218,7 +218,10 @@ def dot(input, tensor):
     if input._dtype is not tensor._dtype:
         raise _runtime(f"dot : expected both vectors to have same dtype, but found {_TN[input._dtype.name]} and "
                        f"{_TN[tensor._dtype.name]}")
-    data = np.asarray(np.dot(a, b)).astype(input._dtype.np, copy=False)
+    r = np.dot(a, b)
+    if input._dtype.is_floating_point:
+        r = r + r.dtype.type(0)  # BLAS's dot sums from +0.0, so a lone -0.0 product gives +0.0 (numpy keeps it)
+    data = np.asarray(r).astype(input._dtype.np, copy=False)
     out, node = record(DotBackward0, data, input._dtype, (input, tensor))
     if node is not None:
         node._save(saved(input, tensor._requires_grad), saved(tensor, input._requires_grad))

@@ -1,0 +1,16 @@
+# generator finding (seed 2026120832): x1.dot(zeros) with x1 = [-1.0] prints 0., not -0.
+x1 = torch.arange(-1.0, -0.75, 0.5, dtype=torch.float64).requires_grad_()
+print(x1.grad_fn.next_functions if x1.grad_fn is not None else ())
+t2 = F.softmax(x1, dim=0)
+x3 = torch.zeros(1, dtype=torch.float64)
+t4 = x1.dot(x3)
+t5 = x3.data
+t6 = torch.hypot(x1, t4)
+t7 = (x3 > 0).bitwise_and((x3 < 1))
+t8 = ((x3 > 0) ^ t7)
+x9 = torch.tensor([[[-0.25, 0.0], [-0.25, -2.0]], [[-1.5, -0.5], [-1.5, 2.0]], [[-2.0, 1.0], [3.0, 2.0]]], dtype=torch.float64)
+t10 = F.mse_loss(t5, t2, reduction='none')
+g11, = torch.autograd.grad(t10.sum(), [t2], retain_graph=True)
+t10.sum().backward()
+print(x1)
+print(t4)
