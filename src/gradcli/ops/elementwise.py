@@ -537,6 +537,7 @@ def _float_dtype(t: Tensor):
 
 
 _F64_BLOCK = 1 << 16
+_F64_PARALLEL = 1 << 20  # elements from which the float64 evaluation is split across two threads
 
 
 def _rounded_f32(npfn, scalar_tail: bool = False):
@@ -564,17 +565,32 @@ def _rounded_f32(npfn, scalar_tail: bool = False):
             return out
         return fn_whole(a)
 
+    def blocks(flat_in, flat_out):
+        buf = np.empty(_F64_BLOCK, dtype=np.float64)  # one float64 block, reused: no allocation per block
+        with np.errstate(all="ignore"):
+            for i in range(0, flat_in.size, _F64_BLOCK):
+                b = buf[:min(_F64_BLOCK, flat_in.size - i)]
+                b[...] = flat_in[i:i + _F64_BLOCK]
+                npfn(b, out=b)
+                flat_out[i:i + _F64_BLOCK] = b  # rounded to float32 once
+
     def fn_whole(a):
         if a.size <= _F64_BLOCK:
             return npfn(a.astype(np.float64)).astype(f32)
         out = np.empty(a.shape, dtype=f32)
         flat_in, flat_out = a.reshape(-1), out.reshape(-1)
-        buf = np.empty(_F64_BLOCK, dtype=np.float64)  # one float64 block, reused: no allocation per block
-        for i in range(0, a.size, _F64_BLOCK):
-            b = buf[:min(_F64_BLOCK, a.size - i)]
-            b[...] = flat_in[i:i + _F64_BLOCK]
-            npfn(b, out=b)
-            flat_out[i:i + _F64_BLOCK] = b  # rounded to float32 once
+        if a.size < _F64_PARALLEL:
+            blocks(flat_in, flat_out)
+            return out
+        # a large array: the second half on another thread (numpy releases the GIL in its loops), as PyTorch's
+        # kernels use the machine's cores
+        import threading
+
+        half = a.size // 2
+        t = threading.Thread(target=blocks, args=(flat_in[half:], flat_out[half:]), daemon=True)
+        t.start()
+        blocks(flat_in[:half], flat_out[:half])
+        t.join()
         return out
 
     fn.__name__ = getattr(npfn, "__name__", "fn")
