@@ -14,7 +14,7 @@ kernel).  The table below was measured in PyTorch 2.13 for each node: ``y = op(x
 
 from __future__ import annotations
 
-from typing import Optional
+import itertools
 
 #: the in-place message (zero_, add_, mul_, fill_, abs_, ...; a second AccumulateGrad into it)
 IMMUTABLE = ("ZeroTensors are immutable. Please use the materialized zero tensor obtained using .clone() if you "
@@ -25,8 +25,8 @@ IMMUTABLE_COPY = ("ZeroTensors are immutable. Please materialize the tensor usin
 TOLIST = "tolist() shouldn't be called on a tensor with unallocated storage"
 NUMPY = " Cannot convert a ZeroTensor to numpy. Set force=True if you need the zero array."
 
-# Z: the gradient is a zero tensor; B: one unless it was reduced to fewer elements (a broadcast input, whose
-# sum is a normal tensor); N: a normal tensor
+# per input of the node: Z: the gradient is a zero tensor; B: one unless it was reduced to fewer elements (a
+# broadcast input, whose sum is a normal tensor); N: a normal tensor.  A single code (not a tuple): every input
 _ALWAYS = ("AbsBackward0", "AcosBackward0", "AsinBackward0", "AtanBackward0", "CosBackward0", "CoshBackward0",
            "ErfBackward0", "Exp2Backward0", "ExpBackward0", "Expm1Backward0", "FracBackward0", "Log10Backward0",
            "Log1PBackward0", "Log2Backward0", "LogBackward0", "LogsumexpBackward0", "RsqrtBackward0", "SgnBackward0",
@@ -35,9 +35,9 @@ _ALWAYS = ("AbsBackward0", "AcosBackward0", "AsinBackward0", "AtanBackward0", "C
            "TransposeBackward0", "SqueezeBackward0", "SqueezeBackward1", "SqueezeBackward2", "UnsqueezeBackward0",
            "ViewBackward0", "TBackward0", "CloneBackward0", "SumBackward0", "SumBackward1", "NansumBackward0",
            "PowBackward2", "RemainderBackward0", "FmodBackward0")
-RULES: dict[str, tuple] = {name: ("Z",) for name in _ALWAYS}
+RULES: dict[str, tuple | str] = {name: ("Z",) for name in _ALWAYS}
 RULES.update({
-    "CatBackward0": ("Z",) * 64, "StackBackward0": ("Z",) * 64,  # narrow()/select() views of the gradient
+    "CatBackward0": "Z", "StackBackward0": "Z",  # narrow()/select() views of the gradient, any number of inputs
     "MulBackward0": ("B", "B"), "AddBackward0": ("B", "B"), "ExpandBackward0": ("B",),
     "Atan2Backward0": ("B", "B"), "HypotBackward0": ("B", "B"), "LerpBackward0": ("B", "B"),
     "LerpBackward1": ("B", "B", "B"), "AddcmulBackward0": ("B", "B", "B"), "AddcdivBackward0": ("B", "B", "N"),
@@ -80,13 +80,13 @@ def propagate(node, g, outs: tuple) -> tuple:
     name = type(node).__name__
     if name in IN_PLACE_USERS:
         raise error(IMMUTABLE)
-    rule: Optional[tuple] = RULES.get(name)
+    rule = RULES.get(name)
     if rule is None:
         return outs
     if name == "PowBackward0" and node.exponent == 0:
         return outs  # zeros_like(grad): a normal tensor
     n = g._data.size
-    for out, code in zip(outs, rule):
+    for out, code in zip(outs, itertools.repeat(rule) if isinstance(rule, str) else rule):
         if out is None or out is g or code == "N":
             continue
         if code == "Z" or out._data.size >= n:  # B: a sum over broadcast dims is a normal tensor

@@ -54,8 +54,9 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple, wrapped_n
     """Wrap ``data`` and, if grad is enabled and an input requires grad, attach a new ``node_cls`` node.
 
     inputs: one entry per differentiable input, a Tensor or None (constants).  wrapped_number: the op also
-    took a Python number that PyTorch wraps in a normal tensor, so autograd is dispatched to even when
-    every tensor input is an inference tensor (outside inference_mode).
+    took a normal tensor that is not among ``inputs`` -- a Python number PyTorch wraps in one, or a normal
+    index/mask/condition tensor -- so autograd is dispatched to even when every tensor input is an inference
+    tensor (outside inference_mode).
     Returns (out, node) with node None when no graph is recorded.
     """
     if type(data) is not np.ndarray:

@@ -467,9 +467,9 @@ def inference_copy(input: Tensor, data: np.ndarray, dtype) -> Tensor:
     PyTorch builds such a copy as ``empty(...).copy_(input)``: the new tensor is a normal one, so autograd
     records the copy (CopyBackwards, edges (None, input)) when input requires grad, although an op with only
     inference inputs records nothing."""
-    dst = Tensor._from_data(np.empty_like(data), dtype)
     if not dtype.is_floating_point:  # an integer or bool copy records no history (isDifferentiableType)
         return Tensor._from_data(data, dtype)
+    dst = Tensor._from_data(np.empty_like(data), dtype)
     out, node = record(CopyBackwards, data, dtype, (dst, input))
     if node is not None:
         node.src_dtype = input._dtype

@@ -240,15 +240,14 @@ def sum_to_size(input: Tensor, *size) -> Tensor:
     shape = input._data.shape
     if tuple(shape) == tuple(size):
         return input
-    lead_ = len(shape) - len(size)
-    if lead_ < 0 or [s for i, s in enumerate(size) if s != 1 and s != shape[lead_ + i]]:
+    lead = len(shape) - len(size)
+    if lead < 0 or [s for i, s in enumerate(size) if s != 1 and s != shape[lead + i]]:
         # Tensor.sum_to_size's check (is_expandable_to(size, self.sizes())); this module's any() is the op's
         from ..errors import error_class
 
         raise error_class("runtime")(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
     if not size:  # as at::sum_to: a plain sum (SumBackward0)
         return sum(input)
-    lead = len(shape) - len(size)
     dims = list(range(lead))
     for i, s in enumerate(size):
         if s == 1 and shape[lead + i] != 1:
