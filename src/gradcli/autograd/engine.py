@@ -248,10 +248,14 @@ def _add(a: Optional[Tensor], b: Tensor) -> Tensor:
     return b if a is None else a + b
 
 
-def _call_hooks(hooks: list, g: Tensor) -> Tensor:
+def _call_hooks(hooks: list, g: Optional[Tensor]) -> Optional[Tensor]:
+    """Run a tensor's hooks in order, each on the previous one's result (g None: no gradient arrived, and
+    PyTorch still calls every hook, with None; a hook may not turn it into a tensor)."""
     for h in list(hooks):
         r = h(g)
         if r is not None:
+            if g is None:  # PyTorch's check_single_result
+                raise error_class("runtime")("can't replace a None gradient with a non-None value")
             if not isinstance(r, Tensor):
                 raise TypeError(f"hook returned an object of type {type(r).__name__}, expected a Tensor or None")
             if r._data.shape != g._data.shape:
@@ -393,7 +397,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 captured = list(grads)
             if node._pre_hooks:
                 for nr, hooks in node._pre_hooks.items():
-                    if nr >= 0 and grads[nr] is not None and hooks:
+                    if nr >= 0 and hooks:  # (also with no gradient: engine.cpp calls every tensor pre-hook)
                         grads[nr] = _call_hooks(hooks, grads[nr])
             if captured is None and captures and type(node) is not AccumulateGrad:
                 captured = list(grads)  # after tensor hooks (retain_grad adds nothing to the gradient)
@@ -419,19 +423,22 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         cell[0] = _add(cell[0], captured[nr])
             if type(node) is AccumulateGrad:
                 g = grads[0]
-                if g is not None:
-                    t = node.variable
-                    if t._hooks:
-                        g = _call_hooks(t._hooks, g)
-                    if captures is not None and (node, 0) in captures:
+                t = node.variable
+                # (g None: no gradient arrived, as from torch.norm(x, 0); PyTorch still calls the leaf's hooks,
+                # with None, and its post-accumulate hooks)
+                if t._hooks:
+                    g = _call_hooks(t._hooks, g)
+                if captures is not None and (node, 0) in captures:
+                    if g is not None:
                         captures[(node, 0)][0] = _add(captures[(node, 0)][0], g)
-                    elif accumulate and t._requires_grad:  # a leaf detach_()-ed since: nothing (as PyTorch)
+                elif accumulate and t._requires_grad:  # a leaf detach_()-ed since: nothing (as PyTorch)
+                    if g is not None:
                         _accumulate_into(t, g, create_graph)
-                        if t._post_acc_hooks:
-                            for h in list(t._post_acc_hooks):
-                                h(t)
+                    if t._post_acc_hooks:
+                        for h in list(t._post_acc_hooks):
+                            h(t)
                 if trace_sink is not None:
-                    _trace(node, grads, (), len(t._hooks or ()) if g is not None else 0)
+                    _trace(node, grads, (), len(t._hooks or ()))
                 continue
             nexts = node.next_functions
             if (grads[0] is None if node.num_outputs == 1 else all(g is None for g in grads)) \

@@ -26,6 +26,7 @@ from ._core import (
     shape_error,
 )
 from .registry import register
+from .shape import composite_view
 
 __all__ = [
     "atan2",
@@ -552,23 +553,33 @@ def roll(input, shifts, dims=None):
     if dims is not None:
         check_ints("roll", "dims", dims)
     sh = tuple(shifts) if isinstance(shifts, (list, tuple)) else (shifts,)
+    if not sh:
+        raise _runtime("`shifts` required")
     if dims is None:
         dd = None
         if len(sh) != 1:
             raise _runtime(f"shifts and dimensions must align. shifts: {len(sh)}, dims:0")
     else:
         dd = tuple(dims) if isinstance(dims, (list, tuple)) else (dims,)
-        if len(sh) != len(dd):
+        if not dd and len(sh) == 1:  # PyTorch: one shift with empty dims rolls the flattened tensor
+            dd = None
+        elif len(sh) != len(dd):
             raise _runtime(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(dd)}")
-        dd = tuple(_wrap(d, input._data.ndim) for d in dd)
+        if dd is not None:
+            if not input._data.ndim:
+                raise IndexError(f"Dimension specified as {dd[0]} but tensor has no dimensions")
+            dd = tuple(_wrap(d, input._data.ndim) for d in dd)
     a = input._data
     if dd is None:
         data = np.roll(a.reshape(-1), sh[0]).reshape(a.shape)
     else:
-        data = np.roll(a, sh, axis=dd) if a.ndim else a.copy()
-    out, node = record(RollBackward0, np.ascontiguousarray(data), input._dtype, (input,))
+        data = np.roll(a, sh, axis=dd)
+    # (ascontiguousarray alone would make a 0-d result 1-d)
+    out, node = record(RollBackward0, np.ascontiguousarray(data).reshape(a.shape), input._dtype, (input,))
     if node is not None:
         node.shifts, node.dims = sh, dd
+    elif dd is None:  # PyTorch rolls the flattened tensor and views it back
+        out = composite_view(out, input, (a.size,))
     return out
 
 

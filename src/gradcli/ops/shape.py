@@ -45,6 +45,27 @@ def _view(input: Tensor, data: np.ndarray, node_cls, replay, inputs=None):
     return out, node
 
 
+def composite_view(out: Tensor, input: Tensor, base_shape: tuple) -> Tensor:
+    """Make ``out`` (a fresh copy) the view PyTorch returns when a composite op's input is an inference tensor.
+
+    Outside inference_mode, PyTorch runs repeat() and roll() without dims on an inference tensor as the
+    composite they are (build a new tensor, then ``view`` it to the result's shape), with no autograd kernel to
+    hide that last view: the result is a normal tensor whose ``_base`` is the hidden copy of shape
+    ``base_shape`` (``_is_view()`` True), so ``detach_()`` on it is the "Can't detach views in-place" error.
+    Any other input, or inside inference_mode, ``out`` is returned unchanged (measured on PyTorch 2.13)."""
+    if not (input._inference and not mode.inference):
+        return out
+    base = Tensor._from_data(out._data.reshape(base_shape), out._dtype)
+    out._data = base._data.reshape(out._data.shape)
+    out._version = base._version
+    out._view_version = out._version[0]
+    out._creation = None if mode.enabled else "no_grad"
+    out._base = base
+    shape = out._data.shape
+    out._view_fn = lambda a, s=shape: a.reshape(s)
+    return out
+
+
 def _sizes(args) -> tuple:
     if len(args) == 1 and isinstance(args[0], (tuple, list)):
         args = tuple(args[0])
@@ -410,6 +431,8 @@ def repeat(input, *repeats):
     if node is not None:
         node.shape = input._data.shape
         node.repeats = repeats
+    elif 0 not in repeats:  # (a zero repeat returns the empty result before the view)
+        out = composite_view(out, input, data.shape)
     return out
 
 

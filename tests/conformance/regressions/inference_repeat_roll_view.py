@@ -1,0 +1,27 @@
+# repeat() and roll() without dims of an inference tensor, outside inference_mode, return a view of a hidden copy
+# (PyTorch runs them as the composite they are): detach_() on it is the detach_view error (generator finding,
+# seed 2026120931 on c813e7b)
+with torch.inference_mode():
+    a = torch.arange(6.).reshape(2, 3)
+    s = torch.tensor(2.)
+b = a.repeat(2, 1)
+print(b.is_inference(), b.requires_grad, b.is_leaf)
+c = a.roll(1)
+print(c)
+d = s.roll(0)
+print(d.shape)
+e = a.repeat(2, 0)
+e.detach_()
+f = a.roll(1, 0)
+f.detach_()
+b.requires_grad_()
+h = (b * 2).sum()
+h.backward()
+print(b.grad)
+c.add_(1)
+print(c, a)
+with torch.no_grad():
+    g = a.repeat(1, 1)
+g.requires_grad_()
+print(g.is_leaf, g.requires_grad)
+b.detach_()
