@@ -380,3 +380,28 @@ def test_libm_agreement_check_runs():
     # do not, the module falls back to math, so this only checks the probe itself
     assert R._numpy_matches_libm() in (True, False)
     assert math.isclose(float(R._libm("log", np.array([2.0]))[0]), math.log(2.0), rel_tol=0, abs_tol=0)
+
+
+def test_two_thread_normal_kernel_matches_pytorch():
+    """From 2**20 values the float32/float16 normal kernel shares its chunks with a second thread: the values
+    and the stream position after them must not change. The digests are sha256 of the raw bytes PyTorch 2.13
+    produced for the same calls (torch.manual_seed(7); torch.randn(1_048_613); ...normal_(0.5, 1.0);
+    ...normal_(-1.0, 2.5); torch.randn(1_048_579, dtype=torch.float16); torch.randint(0, 2**27, (4,)))."""
+    import hashlib
+
+    def digest(a: np.ndarray) -> str:
+        return hashlib.sha256(np.ascontiguousarray(a).tobytes()).hexdigest()
+
+    assert R._F32_PARALLEL <= 1_048_579  # (every call below takes the two-thread path)
+    g = R.Generator(7)
+    a = g.randn((1_048_613,))
+    b = np.empty(1_100_003, np.float32)
+    g.normal_(b, 0.5, 1.0)
+    c = np.empty(1_100_005, np.float32)
+    g.normal_(c, -1.0, 2.5)
+    d = g.randn((1_048_579,), "float16")
+    assert digest(a) == "16b4015909bb2fdbcdd3f36fe4f4a8774aa3dbee4e7b28c4de51b7fb0ee4b5e8"
+    assert digest(b) == "7285987d3aaecff15104761136533db252d947ced5bec542e333865027988ae6"
+    assert digest(c) == "cfabba2f81f322d643cce9f11429d97defcb3269718f09a859ab07e416f77337"
+    assert digest(d) == "5f843eb215834c66d226edd6aecc74ef6828cfe7dc4496d7e5979e89cbf94afc"
+    assert g.randint(0, 2**27, (4,)).tolist() == [41756766, 67493229, 58688175, 17862084]

@@ -706,6 +706,28 @@ def _avx2_sincos(w: _F32Work, k2: np.ndarray, out2: np.ndarray) -> None:
     _xor(w.pb, u, out2.view(_I32))                 # [cos; sin] = [yc; ys] ^ D ^ signs
 
 
+def _avx2_chunk(words: np.ndarray, dst: np.ndarray, m32) -> None:
+    """normal_fill_16_AVX2 of one chunk: ``words`` (int32, the low 24 bits of 2n drawn words, in order) into
+    ``dst`` (float32, 2n values), plus ``m32`` when it is not None."""
+    w = _work(words.shape[0] // 2)
+    words = words.view(_V32)
+    kv0, kv1 = w.k_v
+    np.copyto(kv0, words[0::2])
+    np.copyto(kv1, words[1::2])
+    _avx2_radius(w, w.k0, w.r)
+    _avx2_sincos(w, w.k1, w.p)
+    _mul(w.p, w.r, w.p)
+    if m32 is not None:
+        _add(w.p, m32, w.p)
+    dst = dst.view(_V32)
+    pv0, pv1 = w.p_v
+    np.copyto(dst[0::2], pv0)
+    np.copyto(dst[1::2], pv1)
+
+
+_F32_PARALLEL = 1 << 20  # values from which the chunks' transforms are shared with a second thread
+
+
 def _avx2_blocks(draw24, out: np.ndarray, mean32=None) -> None:
     """normal_fill_16_AVX2 on consecutive 16-value blocks, drawing words with ``draw24(n)``
     (their low 24 bits, int32).
@@ -715,26 +737,58 @@ def _avx2_blocks(draw24, out: np.ndarray, mean32=None) -> None:
     the values before ``fmadd(n, std, mean)``, plus ``mean32`` when given (the
     fmadd for std == 1).  Words are drawn chunk by chunk, in order, so the work
     arrays stay in cache; a block's two halves are 32-byte units moved as such.
+
+    From ``_F32_PARALLEL`` values on, a second thread transforms chunks while this one draws the next
+    words (the Mersenne Twister is sequential, the transform of a chunk is not; numpy releases the GIL in
+    both): each chunk's values are the same whichever thread computes them.
     """
     total = out.shape[0]
     step = 2 * _F32_CHUNK_PAIRS
     m32 = None if mean32 is None else _c32(mean32)
-    for start in range(0, total, step):
-        stop = min(total, start + step)
-        w = _work((stop - start) // 2)
-        words = draw24(stop - start).view(_V32)
-        kv0, kv1 = w.k_v
-        np.copyto(kv0, words[0::2])
-        np.copyto(kv1, words[1::2])
-        _avx2_radius(w, w.k0, w.r)
-        _avx2_sincos(w, w.k1, w.p)
-        _mul(w.p, w.r, w.p)
-        if m32 is not None:
-            _add(w.p, m32, w.p)
-        dst = out[start:stop].view(_V32)
-        pv0, pv1 = w.p_v
-        np.copyto(dst[0::2], pv0)
-        np.copyto(dst[1::2], pv1)
+    if total < _F32_PARALLEL:
+        for start in range(0, total, step):
+            stop = min(total, start + step)
+            _avx2_chunk(draw24(stop - start), out[start:stop], m32)
+        return
+    import queue
+
+    todo: queue.SimpleQueue = queue.SimpleQueue()
+    failed: list = []
+
+    def worker() -> None:
+        while True:
+            item = todo.get()
+            if item is None:
+                return
+            try:
+                _avx2_chunk(item[0], item[1], m32)
+            except BaseException as exc:  # (MemoryError) re-raised by the caller
+                failed.append(exc)
+                return
+
+    helper = threading.Thread(target=worker, daemon=True)
+    helper.start()
+    try:
+        for start in range(0, total, step):
+            stop = min(total, start + step)
+            todo.put((draw24(stop - start), out[start:stop]))
+            if todo.qsize() > 2:  # the helper is behind: transform one chunk here too
+                try:
+                    item = todo.get_nowait()
+                except queue.Empty:
+                    continue
+                _avx2_chunk(item[0], item[1], m32)
+        while True:  # all drawn: share what is left
+            try:
+                item = todo.get_nowait()
+            except queue.Empty:
+                break
+            _avx2_chunk(item[0], item[1], m32)
+    finally:
+        todo.put(None)
+        helper.join()
+    if failed:
+        raise failed[0]
 
 
 def _avx2_normal(draw24, size: int, full_draw: bool, vals: np.ndarray | None = None,
