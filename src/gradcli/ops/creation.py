@@ -183,6 +183,9 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     return _finish(data, d, requires_grad)
 
 
+_ARANGE_BLOCK = 1 << 16
+
+
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.arange([start,] end[, step]): int64 when all arguments are ints, else the default dtype."""
     if end is None:
@@ -200,8 +203,14 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
     n = max(0, math.ceil((end - start) / step))
     check_numel(n)
     if d.is_floating_point:
-        # PyTorch computes start + i * step in double, then casts
-        data = (start + np.arange(n, dtype=np.float64) * step).astype(d.np)
+        # PyTorch computes start + i * step in double, then casts; block by block, so a large range needs no
+        # float64 temporaries of its whole size
+        data = np.empty(n, dtype=d.np)
+        for i in range(0, n, _ARANGE_BLOCK):
+            block = np.arange(i, min(n, i + _ARANGE_BLOCK), dtype=np.float64)
+            block *= step
+            block += start
+            data[i:i + _ARANGE_BLOCK] = block
     else:
         data = (start + np.arange(n, dtype=np.int64) * step).astype(d.np)
     return _finish(data, d, requires_grad)

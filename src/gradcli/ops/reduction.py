@@ -59,15 +59,17 @@ class SumBackward1(Node):
         return (_expand_back(grads[0], self.shape, self.dims, self.keepdim),)
 
 
-# --- PyTorch's float32 summation order -------------------------------------------------------------------
-# A float32 sum is rounded at every addition, so its last bits depend on the order.  PyTorch's CPU kernel
-# (aten/src/ATen/native/cpu/SumKernel.cpp, cascade_sum) adds in 8 AVX2 lanes, 4 interleaved accumulators and
-# a 4-level cascade; numpy adds pairwise.  The difference is 1 float32 ulp, invisible in float32 results but
-# not once cast to float64 (the gradient of a float64 operand broadcast against float32 is summed in float32,
-# then cast).  Full reductions of contiguous float32 data up to PyTorch's parallel grain (32768 elements, above
-# which the result depends on the thread count) follow PyTorch's order exactly; others use numpy.
+# --- PyTorch's float32/float64 summation order ---------------------------------------------------------
+# A float sum is rounded at every addition, so its last bits depend on the order.  PyTorch's CPU kernel
+# (aten/src/ATen/native/cpu/SumKernel.cpp, cascade_sum) adds in AVX2 lanes (8 floats, 4 doubles), 4 interleaved
+# accumulators and a 4-level cascade; numpy adds pairwise.  The difference is an ulp: invisible in float32
+# results but not once cast to float64 (the gradient of a float64 operand broadcast against float32 is summed
+# in float32, then cast), nor in a float64 sum's .item() (most float64 sums of 5 or more random values differ
+# from numpy's).  Full reductions of contiguous float32/float64 data up to PyTorch's parallel grain (32768
+# elements, above which the result depends on the thread count) follow PyTorch's order exactly; others use
+# numpy.
 
-_VEC = 8  # Vectorized<float>::size() on AVX2 (the CPU capability of the recorded PyTorch)
+_VEC = 8  # Vectorized<float>::size() on AVX2 (the CPU capability of the recorded PyTorch); double: 4
 _GRAIN = 32768  # at::internal::GRAIN_SIZE
 _SMALL_ORDER = {n: np.array([0] + list(range(4, n)) + [1, 2, 3]) for n in range(4, _VEC)}
 
@@ -86,7 +88,7 @@ def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
     level_power = max(4, (int(size - 1).bit_length() if size > 1 else 0) // 4)
     step = 1 << level_power
     mask = step - 1
-    zero = np.zeros(width, np.float32)
+    zero = np.zeros(width, rows.dtype)
     acc = [zero, zero, zero, zero]
     i = 0
     while i + step <= size:
@@ -107,25 +109,28 @@ def _row_sum(x: np.ndarray) -> np.ndarray:
     if k:
         ps = _multi_row_sum(x[:k * 4].reshape(k, 4 * lanes)).reshape(4, lanes)
     else:
-        ps = np.zeros((4, lanes), np.float32)
+        ps = np.zeros((4, lanes), x.dtype)
     return _seq(np.concatenate((ps[:1], x[k * 4:], ps[1:])))
 
 
-def _torch_sum_f32(a: np.ndarray) -> np.float32:
-    """The sum of all elements of contiguous float32 ``a`` (4 <= a.size <= 32768) in PyTorch's order."""
+def _torch_sum(a: np.ndarray):
+    """The sum of all elements of contiguous float32 or float64 ``a`` (4 <= a.size <= 32768) in PyTorch's
+    order (a numpy scalar of a's dtype)."""
     x = a.reshape(-1)
     n = x.size
-    if n < _VEC:  # scalar_inner_sum: one row of 4 accumulators, the rest into the first
+    vec = _VEC if x.dtype == np.float32 else _VEC // 2
+    if n < vec:  # scalar_inner_sum: one row of 4 accumulators, the rest into the first
         return np.cumsum(x[_SMALL_ORDER[n]])[-1]
-    vs = n // _VEC  # vectorized_inner_sum: the lanes, then the tail and the lane partials in order
-    lanes = _row_sum(x[:vs * _VEC].reshape(vs, _VEC))
-    return np.cumsum(np.concatenate((np.zeros(1, np.float32), x[vs * _VEC:], lanes)))[-1]
+    vs = n // vec  # vectorized_inner_sum: the lanes, then the tail and the lane partials in order
+    lanes = _row_sum(x[:vs * vec].reshape(vs, vec))
+    return np.cumsum(np.concatenate((np.zeros(1, x.dtype), x[vs * vec:], lanes)))[-1]
 
 
 def _full_sum(a: np.ndarray, odt) -> np.ndarray:
-    """np.sum of every element, in PyTorch's order for float32 (see above)."""
-    if odt is dt.float32 and a.dtype == np.float32 and 4 <= a.size <= _GRAIN and a.flags.c_contiguous:
-        return np.asarray(_torch_sum_f32(a))
+    """np.sum of every element, in PyTorch's order for float32 and float64 (see above)."""
+    if (odt is dt.float32 or odt is dt.float64) and a.dtype == odt.np and 4 <= a.size <= _GRAIN \
+            and a.flags.c_contiguous:
+        return np.asarray(_torch_sum(a))
     return np.asarray(np.sum(a, dtype=odt.np))
 
 
@@ -213,7 +218,12 @@ def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
             "Convert first: t.float().mean().",
         )
     if dim is None and not keepdim:
-        data = np.mean(input._data, dtype=odt.np) if input._data.size else np.float64("nan")
+        if not input._data.size:
+            data = np.float64("nan")
+        elif odt is dt.float32 or odt is dt.float64:  # PyTorch: sum (in its order), then divide
+            data = _full_sum(input._data, odt) / odt.np.type(input._data.size)
+        else:
+            data = np.mean(input._data, dtype=odt.np)
         out, node = record(MeanBackward0, plus_zero(np.asarray(data, dtype=odt.np)), odt, (input,))
         if node is not None:
             node.shape = input._data.shape
