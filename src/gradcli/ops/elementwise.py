@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from ..autograd import zerotensor as _zt
+from . import parallel as _parallel
 from ._core import Node, Tensor, dt, mode, record, result_dtype, saved, shape_error
 from .reduction import check_out_variant as _check_out_variant
 from .registry import REGISTRY, register
@@ -41,12 +42,13 @@ def _compute(npfn, a, b, dtype):
     npd = dtype.np
     try:
         if dtype.category == 0:
-            out = npfn(ad, bd)
+            out = _parallel.binary(npfn, ad, bd)
         elif type(ad) is np.ndarray and ad.dtype is npd and (
                 (type(bd) is np.ndarray and bd.dtype is npd) or (type(bd) is float and dtype.category == 2)):
-            out = npfn(ad, bd)  # already the result dtype (numpy keeps Python floats weak): skip the cast machinery
+            # already the result dtype (numpy keeps Python floats weak): skip the cast machinery
+            out = _parallel.binary(npfn, ad, bd)
         else:
-            out = npfn(ad, bd, dtype=npd)
+            out = _parallel.binary(npfn, ad, bd, npd)
     except ValueError:
         raise shape_error(np.shape(ad), np.shape(bd)) from None
     if type(out) is not np.ndarray:
@@ -622,7 +624,7 @@ def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name
         d = input._data
         if d.dtype != dtype.np:
             d = d.astype(dtype.np)
-        data = npfn(d)
+        data = _parallel.unary(npfn, d)
         if type(data) is not np.ndarray:
             data = np.asarray(data, dtype=dtype.np)
         out, node = record(node_cls, data, dtype, (input,))

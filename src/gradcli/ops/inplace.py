@@ -503,15 +503,31 @@ def copy_(self, src, non_blocking: bool = False):
     return apply_inplace(self, compute, src=src, autograd_inputs=_dispatches(src, False))
 
 
+def _zero_at(g: Tensor, key) -> Tensor:
+    """``g`` with +0.0 written at ``key`` (PyTorch: ``grad.index_put(indices, zeros_like(values))``, recorded as
+    IndexPutBackward0 under create_graph; its own backward is the same masking).  A product by a 0/1 mask
+    would give -0.0 where g is negative."""
+    data = g._data.copy()
+    data[key] = 0
+    out, node = record(_ZeroAtBackward, data, g._dtype, (g,))
+    if node is not None:
+        node.key = key
+    return out
+
+
+_ZeroAtBackward = type("IndexPutBackward0", (Node,), {
+    "__slots__": ("key",), "formula": "self: grad with zeros at indices",
+    "apply": lambda self, grads: (_zero_at(grads[0], self.key),),
+    "__doc__": "The backward of _zero_at (named as PyTorch names the index_put it records)."})
+
+
 class IndexPutBackward0(Node):
     __slots__ = ("key", "vshape")
     formula = "self: grad with zeros at indices; values: grad[indices] summed to values' shape"
 
     def apply(self, grads):
         g = grads[0]
-        keep = np.ones(g._data.shape, dtype=bool)
-        keep[self.key] = False
-        gs = g * Tensor._from_data(keep, dt.bool_)
+        gs = _zero_at(g, self.key)
         from .shape import getitem
 
         gv = getitem(g, _as_tensor_key(self.key))

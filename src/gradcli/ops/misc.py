@@ -341,10 +341,17 @@ def index_select(input, dim: int, index):
     d = _wrap(dim, nd)
     a = input._data if nd else input._data.reshape(1)
     size = a.shape[d]
-    bad = idx[(idx < -size) | (idx >= size)] if idx.size else idx
-    if bad.size:
-        raise _runtime(f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={size}")
-    idx = np.where(idx < 0, idx + size, idx)
+    if nd == 0 and idx.size != 1:
+        raise _runtime(f"index_select(): Index to scalar can have only 1 value, got {idx.size} value(s)")
+    bad = idx[(idx < 0) | (idx >= size)] if idx.size else idx
+    if bad.size:  # (no negative index either) the message is the one of the CPU kernel's path (PyTorch 2.13)
+        if nd <= 1:
+            raise IndexError("index out of range in self")
+        if input._data.size == 0 and size == 0:
+            raise _runtime("index_select(): self indexing axis dim should be positive")
+        if input._data.size == 0 or d == 1:
+            raise _runtime(f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={size}")
+        raise IndexError("index out of range in self")
     data = np.take(a, idx, axis=d)
     if nd == 0:
         data = data.reshape(())

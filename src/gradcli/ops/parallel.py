@@ -1,0 +1,95 @@
+"""Two-thread evaluation of large elementwise numpy calls.
+
+PyTorch's CPU kernels split an elementwise op over the machine's cores (at::parallel_for, grain 32768);
+numpy runs on one.  numpy releases the GIL inside its loops, so a large call can be cut in two halves of
+the flat (C-contiguous) output and the second half computed on another thread: every element is computed
+by the same loop on the same inputs, so the values are the ones a single call gives.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import threading
+
+import numpy as np
+
+#: elements from which a call is split (below, a thread's start-up is not worth it)
+PARALLEL_MIN = 1 << 20
+
+
+def _flat_operand(x, shape: tuple):
+    """x as a flat array matching the output's elements, or a scalar; None when it cannot be split."""
+    if type(x) is not np.ndarray:
+        return x  # a Python/numpy scalar
+    if x.ndim == 0:
+        return x
+    if x.shape != shape or not x.flags.c_contiguous:
+        return None
+    return x.reshape(-1)
+
+
+def binary(npfn, a, b, dtype=None):
+    """``npfn(a, b[, dtype=dtype])`` for a ufunc ``npfn`` (any other callable: one plain call): on two threads when the result has at least
+    ``PARALLEL_MIN`` elements and both operands are C-contiguous arrays of the result's shape, 0-d arrays or
+    scalars; else one plain call.  Raises what the plain call raises (ValueError on shapes that do not
+    broadcast)."""
+    size = None
+    for x in (a, b):
+        if type(x) is np.ndarray and x.ndim:
+            size = x.size if size is None else max(size, x.size)
+    kw = {} if dtype is None else {"dtype": dtype}
+    if size is None or size < PARALLEL_MIN or type(npfn) is not np.ufunc:
+        return npfn(a, b, **kw)
+    shape = a.shape if type(a) is np.ndarray and a.size == size else b.shape
+    fa, fb = _flat_operand(a, shape), _flat_operand(b, shape)
+    if fa is None or fb is None:
+        return npfn(a, b, **kw)
+    # the result dtype of the whole call, from a one-element probe with the same operand kinds
+    probe = npfn(fa[:1] if type(fa) is np.ndarray and fa.ndim else fa,
+                 fb[:1] if type(fb) is np.ndarray and fb.ndim else fb, **kw)
+    out = np.empty(shape, dtype=np.asarray(probe).dtype)
+    flat = out.reshape(-1)
+
+    def part(lo, hi):
+        npfn(fa[lo:hi] if type(fa) is np.ndarray and fa.ndim else fa,
+             fb[lo:hi] if type(fb) is np.ndarray and fb.ndim else fb, out=flat[lo:hi], **kw)
+
+    run(part, size)
+    return out
+
+
+def unary(npfn, a):
+    """``npfn(a)`` for a ufunc ``npfn`` (any other callable: one plain call), on two threads when ``a`` is a
+    C-contiguous array of at least ``PARALLEL_MIN`` elements."""
+    if type(npfn) is not np.ufunc or type(a) is not np.ndarray or a.size < PARALLEL_MIN \
+            or not a.flags.c_contiguous:
+        return npfn(a)
+    fa = a.reshape(-1)
+    out = np.empty(a.shape, dtype=np.asarray(npfn(fa[:1])).dtype)
+    flat = out.reshape(-1)
+    run(lambda lo, hi: npfn(fa[lo:hi], out=flat[lo:hi]), a.size)
+    return out
+
+
+def run(part, size: int) -> None:
+    """Call ``part(lo, hi)`` for the two halves of ``range(size)``, the second on another thread in a copy of
+    the caller's context (numpy's errstate lives there); an exception of either half is raised here (the first
+    half's first)."""
+    half = size // 2
+    failed: list = []
+    ctx = contextvars.copy_context()
+
+    def second():
+        try:
+            ctx.run(part, half, size)
+        except BaseException as exc:  # re-raised below, on the caller's thread
+            failed.append(exc)
+
+    t = threading.Thread(target=second, daemon=True)
+    t.start()
+    try:
+        part(0, half)
+    finally:
+        t.join()
+    if failed:
+        raise failed[0]

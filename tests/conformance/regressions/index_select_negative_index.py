@@ -1,0 +1,6 @@
+# index_select: no negative index (IndexError on a 1-d input, as on dim 0 of a 2-d one)
+x = torch.arange(6.).reshape(2, 3)
+print(torch.index_select(x, 1, torch.tensor([2, 0])), torch.index_select(x, 0, torch.tensor(1)))
+print(torch.index_select(torch.tensor(5.), 0, torch.tensor([0])))
+print(torch.index_select(torch.ones(0, 3), 0, torch.tensor([], dtype=torch.int64)).shape)
+y = torch.index_select(torch.ones(3), 0, torch.tensor([-1]))

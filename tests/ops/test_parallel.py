@@ -1,0 +1,63 @@
+"""gradcli.ops.parallel: a large elementwise call split over two threads gives the single call's result."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+from gradcli.ops import parallel as P
+
+N = P.PARALLEL_MIN + 37  # odd, above the threshold: both halves run, of different lengths
+
+
+@pytest.fixture(scope="module")
+def arrays():
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal(N).astype(np.float32)
+    b = rng.standard_normal(N).astype(np.float32)
+    return a, b
+
+
+@pytest.mark.parametrize("fn", [np.add, np.subtract, np.multiply, np.true_divide, np.greater, np.maximum])
+def test_binary_equals_single_call(arrays, fn):
+    a, b = arrays
+    for x, y, dtype in ((a, b, None), (a, 2.5, None), (0.5, a, None), (a, b, np.float64), (a, 3, None)):
+        if dtype is not None and fn in (np.greater,):
+            continue  # (a comparison has no float64 loop to ask for)
+        want = fn(x, y) if dtype is None else fn(x, y, dtype=dtype)
+        got = P.binary(fn, x, y, dtype)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert want.tobytes() == got.tobytes()  # bit for bit, -0.0 and nan payloads included
+
+
+def test_integer_and_fallback_cases(arrays):
+    a, _ = arrays
+    i = (a * 100).astype(np.int64)
+    assert np.array_equal(P.binary(np.floor_divide, i, 7), np.floor_divide(i, 7))
+    t = np.ascontiguousarray(np.stack([a[:1000]] * 1100)).T  # not C-contiguous: one plain call
+    assert np.array_equal(P.binary(np.add, t, 1.0), t + 1.0)
+    small = a[:1000]
+    assert np.array_equal(P.binary(np.add, small, small), small + small)
+
+
+@pytest.mark.parametrize("fn", [np.negative, np.abs, np.sqrt, np.floor])
+def test_unary_equals_single_call(arrays, fn):
+    a, _ = arrays
+    with np.errstate(all="ignore"):
+        want, got = fn(a), P.unary(fn, a)
+    assert want.tobytes() == got.tobytes()
+
+
+def test_errstate_reaches_the_second_thread():
+    a = np.ones(N, np.float32)
+    a[-1] = 0.0  # the only division by zero is in the second half
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):
+            P.binary(np.true_divide, 1.0, a)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with np.errstate(divide="ignore"):
+            out = P.binary(np.true_divide, 1.0, a)
+    assert out[-1] == np.inf and out[0] == 1.0
