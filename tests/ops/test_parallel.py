@@ -61,3 +61,29 @@ def test_errstate_reaches_the_second_thread():
         with np.errstate(divide="ignore"):
             out = P.binary(np.true_divide, 1.0, a)
     assert out[-1] == np.inf and out[0] == 1.0
+
+
+@pytest.mark.parametrize("shape", [(1100, 1000), (3, 400000), (P.PARALLEL_MIN + 3, 1)])
+@pytest.mark.parametrize("log", [True, False])
+def test_softmax_rows_equal_whole_array_steps(shape, log):
+    from gradcli.ops import nn
+
+    a = (np.random.default_rng(1).standard_normal(shape) * 5).astype(np.float32)
+    a[0, 0] = np.inf  # a row of nan, as the whole-array steps give it
+    with np.errstate(all="ignore"):
+        sh = a - np.max(a, axis=-1, keepdims=True)
+        e = np.exp(sh)
+        s = np.sum(e, axis=-1, keepdims=True)
+        want = sh - np.log(s) if log else e / s
+    assert want.tobytes() == nn._softmax_rows(a, log).tobytes()
+
+
+def test_fused_grad_minus_rounds_once():
+    from gradcli.ops import nn
+
+    rng = np.random.default_rng(2)
+    g = rng.standard_normal((1100, 1000)).astype(np.float32)
+    e = rng.random((1100, 1000)).astype(np.float32)
+    s = g.sum(axis=1, keepdims=True)
+    want = (g.astype(np.float64) - e.astype(np.float64) * s.astype(np.float64)).astype(np.float32)
+    assert want.tobytes() == nn._fused_grad_minus(g, e, s).tobytes()

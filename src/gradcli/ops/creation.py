@@ -211,6 +211,10 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
             block *= step
             block += start
             data[i:i + _ARANGE_BLOCK] = block
+    elif -(1 << 62) < start < (1 << 62) and -(1 << 62) < end < (1 << 62) and -(1 << 62) < step < (1 << 62):
+        # the int64 values start + i * step in one pass (numpy's integer arange has the same length, ceil((end -
+        # start) / step), and no intermediate can overflow in this range)
+        data = np.arange(start, start + n * step, step, dtype=np.int64)[:n].astype(d.np, copy=False)
     else:
         data = (start + np.arange(n, dtype=np.int64) * step).astype(d.np)
     return _finish(data, d, requires_grad)

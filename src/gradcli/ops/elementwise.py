@@ -367,7 +367,7 @@ def _remainder_np(a, b, dtype=None):
     if dtype is not None:
         a, b = a.astype(dtype, copy=False), b.astype(dtype, copy=False)
     if a.dtype.kind != "f" and b.dtype.kind != "f":
-        return np.remainder(a, b)
+        return _parallel.binary(np.remainder, a, b)
     m = np.fmod(a, b)
     return np.where((m != 0) & ((b < 0) != (m < 0)), m + b, m)
 

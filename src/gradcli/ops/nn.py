@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import error_class, warn
+from . import parallel as _parallel
 from ._core import Node, SavedTensor, Tensor, broadcast_shapes, dt, mode, record, saved
 from .misc import check_int, check_number
 from .registry import REGISTRY, register
@@ -350,11 +351,64 @@ class LogSoftmaxBackward0(Node):
             # cancellation of equal inputs shows it): the float32 product and difference, rounded once
             s = g._data if r._data.ndim == 0 else g._data.sum(axis=self.dim, keepdims=True)
             e = r.exp()._data
-            out = (g._data.astype(np.float64) - e.astype(np.float64) * s.astype(np.float64)).astype(np.float32)
-            return (Tensor._from_data(np.asarray(out), g._dtype),)  # (a 0-d result is a numpy scalar)
+            return (Tensor._from_data(_fused_grad_minus(g._data, e, s), g._dtype),)
         if r._data.ndim == 0:
             return (_rename(g - r.exp() * g, "LogSoftmaxBackwardDataBackward0"),)
         return (_rename(g - r.exp() * g.sum(dim=self.dim, keepdim=True), "LogSoftmaxBackwardDataBackward0"),)
+
+
+_FUSED_ROWS = 1 << 16  # elements per float64 block of _fused_grad_minus
+
+
+def _fused_grad_minus(g: np.ndarray, e: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """float32 ``g - e * s`` rounded once (computed in float64): g, e of one shape, s broadcast against them
+    (summed over the softmax dim).  Rows of the last dim are done in blocks (no whole-size float64
+    temporaries), on two threads for large inputs (ops/parallel.py); the values do not depend on the split."""
+    if g.ndim < 2 or s.shape != g.shape[:-1] + (1,) or not (g.flags.c_contiguous and e.flags.c_contiguous):
+        out = g.astype(np.float64) - e.astype(np.float64) * s.astype(np.float64)
+        return np.asarray(out.astype(np.float32))  # (a 0-d result is a numpy scalar)
+    width = g.shape[-1]
+    g2, e2, s2 = g.reshape(-1, width), e.reshape(-1, width), s.reshape(-1, 1)
+    out = np.empty(g.shape, np.float32)
+    o2 = out.reshape(-1, width)
+    step = max(1, _FUSED_ROWS // max(width, 1))
+
+    def part(lo: int, hi: int) -> None:
+        for r0 in range(lo, hi, step):
+            r1 = min(hi, r0 + step)
+            b = g2[r0:r1].astype(np.float64)
+            b -= e2[r0:r1].astype(np.float64) * s2[r0:r1].astype(np.float64)
+            o2[r0:r1] = b
+
+    if g.size >= _parallel.PARALLEL_MIN and g2.shape[0] > 1:
+        _parallel.run(part, g2.shape[0])
+    else:
+        part(0, g2.shape[0])
+    return out
+
+
+def _softmax_rows(a: np.ndarray, log: bool) -> np.ndarray:
+    """(log_)softmax over the last dim of a large C-contiguous array: the same per-row steps as the general
+    path (max, shift, exp, sum, log), in blocks of rows on two threads (ops/parallel.py); every row's values
+    are those of one whole-array call (numpy reduces each row of a contiguous block alike)."""
+    width = a.shape[-1]
+    a2 = a.reshape(-1, width)
+    out = np.empty(a.shape, a.dtype)
+    o2 = out.reshape(-1, width)
+    step = max(1, _FUSED_ROWS // max(width, 1))
+
+    def part(lo: int, hi: int) -> None:
+        with np.errstate(all="ignore"):
+            for r0 in range(lo, hi, step):
+                r1 = min(hi, r0 + step)
+                x = a2[r0:r1]
+                sh = x - np.max(x, axis=1, keepdims=True)
+                e = np.exp(sh)
+                s = np.sum(e, axis=1, keepdims=True)
+                o2[r0:r1] = sh - np.log(s) if log else e / s
+
+    _parallel.run(part, a2.shape[0])
+    return out
 
 
 def _softmax_impl(input, dim, dtype, log: bool) -> Tensor:
@@ -378,6 +432,8 @@ def _softmax_impl(input, dim, dtype, log: bool) -> Tensor:
         if nd == 0:
             data = np.zeros((), a.dtype) if log else np.ones((), a.dtype)
             data = np.where(np.isfinite(a), data, np.nan)  # x - max is inf - inf for +-inf: nan, as for nan
+        elif d == nd - 1 and a.flags.c_contiguous and a.size >= _parallel.PARALLEL_MIN and nd > 1:
+            data = _softmax_rows(a, log)
         else:
             m = np.max(a, axis=d, keepdims=True) if a.size else a
             sh = a - m
@@ -816,11 +872,21 @@ class NllLossBackward0(Node):
 
                 return (zero_link(zeros(self.coef.shape, dtype=g._dtype), x, link),)
             g = g / self.total_weight
-        return (zero_link(self._scattered(coef * g), x, link),)
+        return (zero_link(self._scattered(coef * g, g), x, link),)
 
-    def _scattered(self, r: Tensor) -> Tensor:
+    def _scattered(self, r: Tensor, g: Tensor = None) -> Tensor:
         """PyTorch writes -weight * grad at the targets into zeros: elsewhere +0.0, also for a -0.0 grad (the
-        product's 0 * -0.0 would be -0.0).  Off-target entries of coef are +0.0; a target with weight 0 -0.0."""
+        product's 0 * -0.0 would be -0.0).  Off-target entries of coef are +0.0; a target with weight 0 -0.0.
+
+        For one finite gradient value g (a reduced loss) no mask is needed: with g >= +0.0 the products off the
+        targets are already +0.0, and with g < 0 or -0.0 adding +0.0 turns their -0.0 into +0.0 and changes no
+        target entry (none is -0.0 then: coef <= 0 times g <= 0)."""
+        if g is not None and g._data.ndim == 0 and r._data.dtype.kind == "f":
+            v = float(g._data)
+            if math.isfinite(v):
+                if v < 0 or (v == 0 and math.copysign(1.0, v) < 0):
+                    np.add(r._data, 0.0, out=r._data)
+                return r
         off = (self.coef == 0) & ~np.signbit(self.coef)
         if off.any():
             r._data[np.broadcast_to(off, r._data.shape)] = 0
