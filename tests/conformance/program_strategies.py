@@ -477,7 +477,9 @@ class Gen:
         """``tN = <random op>``: a template drawn from TEMPLATES applied to a random tensor."""
         for _ in range(8):
             name = self.pick(TEMPLATE_NAMES)
-            x = self.pick_var(lambda v: v.dtype != "bool") if self.bool(0.9) else self.pick_var()
+            # (not a mask's result, of unknown size (-1,): the templates draw indices and sizes from the shape)
+            x = self.pick_var(lambda v: v.dtype != "bool" and -1 not in v.shape) if self.bool(0.9) \
+                else self.pick_var(lambda v: -1 not in v.shape)
             if x is None:
                 x = self.new_leaf()
             try:

@@ -29,7 +29,7 @@ def _flat_operand(x, shape: tuple):
 
 
 def binary(npfn, a, b, dtype=None):
-    """``npfn(a, b[, dtype=dtype])`` for a ufunc ``npfn`` (any other callable: one plain call): on two threads when the result has at least
+    """``npfn(a, b[, dtype=dtype])``: on two threads when ``npfn`` is a ufunc, the result has at least
     ``PARALLEL_MIN`` elements and both operands are C-contiguous arrays of the result's shape, 0-d arrays or
     scalars; else one plain call.  Raises what the plain call raises (ValueError on shapes that do not
     broadcast)."""
