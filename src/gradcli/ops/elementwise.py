@@ -539,7 +539,6 @@ def _float_dtype(t: Tensor):
 
 
 _F64_BLOCK = 1 << 16
-_F64_PARALLEL = 1 << 20  # elements from which the float64 evaluation is split across two threads
 
 
 def _rounded_f32(npfn, scalar_tail: bool = False):
@@ -581,18 +580,10 @@ def _rounded_f32(npfn, scalar_tail: bool = False):
             return npfn(a.astype(np.float64)).astype(f32)
         out = np.empty(a.shape, dtype=f32)
         flat_in, flat_out = a.reshape(-1), out.reshape(-1)
-        if a.size < _F64_PARALLEL:
+        if a.size < _parallel.PARALLEL_MIN:
             blocks(flat_in, flat_out)
-            return out
-        # a large array: the second half on another thread (numpy releases the GIL in its loops), as PyTorch's
-        # kernels use the machine's cores
-        import threading
-
-        half = a.size // 2
-        t = threading.Thread(target=blocks, args=(flat_in[half:], flat_out[half:]), daemon=True)
-        t.start()
-        blocks(flat_in[:half], flat_out[:half])
-        t.join()
+        else:  # a large array: the second half on another thread, as PyTorch's kernels use the machine's cores
+            _parallel.run(lambda lo, hi: blocks(flat_in[lo:hi], flat_out[lo:hi]), a.size)
         return out
 
     fn.__name__ = getattr(npfn, "__name__", "fn")

@@ -398,9 +398,9 @@ def gather(input, dim: int, index, *, sparse_grad: bool = False):
         data = a[_along(idx, d)] if idx.size else np.zeros(idx.shape, dtype=a.dtype)
     out, node = record(GatherBackward0, np.asarray(data), input._dtype, (input,), wrapped_number=not index._inference)
     if node is not None:
-        saved(input)  # PyTorch saves self: an inference input fails here ("cannot be saved for backward")
+        # self and index are saved as in PyTorch (version checks; an inference self: "cannot be saved")
+        node._save(idx, saved(input), saved(index))
         node.dim, node.shape = d, a.shape
-        node._save(idx, saved(input), saved(index))  # self and index are saved as in PyTorch (version checks)
     return out
 
 

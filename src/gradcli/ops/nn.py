@@ -357,7 +357,7 @@ class LogSoftmaxBackward0(Node):
         return (_rename(g - r.exp() * g.sum(dim=self.dim, keepdim=True), "LogSoftmaxBackwardDataBackward0"),)
 
 
-_FUSED_ROWS = 1 << 16  # elements per float64 block of _fused_grad_minus
+_FUSED_ROWS = 1 << 16  # elements per block of rows of _fused_grad_minus and _softmax_rows
 
 
 def _fused_grad_minus(g: np.ndarray, e: np.ndarray, s: np.ndarray) -> np.ndarray:
@@ -371,19 +371,14 @@ def _fused_grad_minus(g: np.ndarray, e: np.ndarray, s: np.ndarray) -> np.ndarray
     g2, e2, s2 = g.reshape(-1, width), e.reshape(-1, width), s.reshape(-1, 1)
     out = np.empty(g.shape, np.float32)
     o2 = out.reshape(-1, width)
-    step = max(1, _FUSED_ROWS // max(width, 1))
 
-    def part(lo: int, hi: int) -> None:
-        for r0 in range(lo, hi, step):
-            r1 = min(hi, r0 + step)
-            b = g2[r0:r1].astype(np.float64)
-            b -= e2[r0:r1].astype(np.float64) * s2[r0:r1].astype(np.float64)
-            o2[r0:r1] = b
+    def block(r0: int, r1: int) -> None:
+        b = g2[r0:r1].astype(np.float64)
+        b -= e2[r0:r1].astype(np.float64) * s2[r0:r1].astype(np.float64)
+        o2[r0:r1] = b
 
-    if g.size >= _parallel.PARALLEL_MIN and g2.shape[0] > 1:
-        _parallel.run(part, g2.shape[0])
-    else:
-        part(0, g2.shape[0])
+    _parallel.row_blocks(g2.shape[0], max(1, _FUSED_ROWS // max(width, 1)), block,
+                         g.size >= _parallel.PARALLEL_MIN)
     return out
 
 
@@ -395,19 +390,16 @@ def _softmax_rows(a: np.ndarray, log: bool) -> np.ndarray:
     a2 = a.reshape(-1, width)
     out = np.empty(a.shape, a.dtype)
     o2 = out.reshape(-1, width)
-    step = max(1, _FUSED_ROWS // max(width, 1))
 
-    def part(lo: int, hi: int) -> None:
+    def block(r0: int, r1: int) -> None:
         with np.errstate(all="ignore"):
-            for r0 in range(lo, hi, step):
-                r1 = min(hi, r0 + step)
-                x = a2[r0:r1]
-                sh = x - np.max(x, axis=1, keepdims=True)
-                e = np.exp(sh)
-                s = np.sum(e, axis=1, keepdims=True)
-                o2[r0:r1] = sh - np.log(s) if log else e / s
+            x = a2[r0:r1]
+            sh = x - np.max(x, axis=1, keepdims=True)
+            e = np.exp(sh)
+            s = np.sum(e, axis=1, keepdims=True)
+            o2[r0:r1] = sh - np.log(s) if log else e / s
 
-    _parallel.run(part, a2.shape[0])
+    _parallel.row_blocks(a2.shape[0], max(1, _FUSED_ROWS // max(width, 1)), block, True)
     return out
 
 

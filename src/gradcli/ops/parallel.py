@@ -28,40 +28,40 @@ def _flat_operand(x, shape: tuple):
     return x.reshape(-1)
 
 
+def _large(x) -> bool:
+    return type(x) is np.ndarray and x.size >= PARALLEL_MIN
+
+
+def _piece(x, lo: int, hi: int):
+    """Elements lo..hi of a flat operand; a scalar or 0-d operand as it is."""
+    return x[lo:hi] if type(x) is np.ndarray and x.ndim else x
+
+
 def binary(npfn, a, b, dtype=None):
     """``npfn(a, b[, dtype=dtype])``: on two threads when ``npfn`` is a ufunc, the result has at least
     ``PARALLEL_MIN`` elements and both operands are C-contiguous arrays of the result's shape, 0-d arrays or
     scalars; else one plain call.  Raises what the plain call raises (ValueError on shapes that do not
     broadcast)."""
-    size = None
-    for x in (a, b):
-        if type(x) is np.ndarray and x.ndim:
-            size = x.size if size is None else max(size, x.size)
+    if not (type(a) is np.ndarray and a.size >= PARALLEL_MIN or type(b) is np.ndarray and b.size >= PARALLEL_MIN):
+        return npfn(a, b) if dtype is None else npfn(a, b, dtype=dtype)  # (the common case, inline: a hot path)
     kw = {} if dtype is None else {"dtype": dtype}
-    if size is None or size < PARALLEL_MIN or type(npfn) is not np.ufunc:
+    if type(npfn) is not np.ufunc:
         return npfn(a, b, **kw)
-    shape = a.shape if type(a) is np.ndarray and a.size == size else b.shape
+    shape = a.shape if _large(a) and (not _large(b) or a.size >= b.size) else b.shape
     fa, fb = _flat_operand(a, shape), _flat_operand(b, shape)
     if fa is None or fb is None:
         return npfn(a, b, **kw)
     # the result dtype of the whole call, from a one-element probe with the same operand kinds
-    probe = npfn(fa[:1] if type(fa) is np.ndarray and fa.ndim else fa,
-                 fb[:1] if type(fb) is np.ndarray and fb.ndim else fb, **kw)
-    out = np.empty(shape, dtype=np.asarray(probe).dtype)
+    out = np.empty(shape, dtype=np.asarray(npfn(_piece(fa, 0, 1), _piece(fb, 0, 1), **kw)).dtype)
     flat = out.reshape(-1)
-
-    def part(lo, hi):
-        npfn(fa[lo:hi] if type(fa) is np.ndarray and fa.ndim else fa,
-             fb[lo:hi] if type(fb) is np.ndarray and fb.ndim else fb, out=flat[lo:hi], **kw)
-
-    run(part, size)
+    run(lambda lo, hi: npfn(_piece(fa, lo, hi), _piece(fb, lo, hi), out=flat[lo:hi], **kw), flat.size)
     return out
 
 
 def unary(npfn, a):
     """``npfn(a)`` for a ufunc ``npfn`` (any other callable: one plain call), on two threads when ``a`` is a
     C-contiguous array of at least ``PARALLEL_MIN`` elements."""
-    if type(npfn) is not np.ufunc or type(a) is not np.ndarray or a.size < PARALLEL_MIN \
+    if not (type(a) is np.ndarray and a.size >= PARALLEL_MIN) or type(npfn) is not np.ufunc \
             or not a.flags.c_contiguous:
         return npfn(a)
     fa = a.reshape(-1)
@@ -69,6 +69,19 @@ def unary(npfn, a):
     flat = out.reshape(-1)
     run(lambda lo, hi: npfn(fa[lo:hi], out=flat[lo:hi]), a.size)
     return out
+
+
+def row_blocks(rows: int, block_rows: int, fn, parallel: bool) -> None:
+    """Call ``fn(r0, r1)`` for consecutive blocks of at most ``block_rows`` of ``range(rows)``; the blocks
+    are shared between two threads when ``parallel`` (each block is computed alike on either thread)."""
+    def part(lo: int, hi: int) -> None:
+        for r0 in range(lo, hi, block_rows):
+            fn(r0, min(hi, r0 + block_rows))
+
+    if parallel and rows > 1:
+        run(part, rows)
+    else:
+        part(0, rows)
 
 
 def run(part, size: int) -> None:
