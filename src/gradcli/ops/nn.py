@@ -67,6 +67,14 @@ def _need_tensor(fn: str, name: str, pos: int, x) -> None:
         raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
 
 
+def _need_sizes(input, target) -> None:
+    """The loss wrappers of torch/nn/functional.py compare ``target.size()`` with ``input.size()`` before any
+    kernel checks its arguments: a non-tensor there is Python's AttributeError (kind runtime), target's first."""
+    for x in (target, input):
+        if not isinstance(x, Tensor):
+            raise _runtime(f"'{type(x).__name__}' object has no attribute 'size'")
+
+
 def _need_float(kernel: str, t: Tensor) -> None:
     if not t._dtype.is_floating_point:
         raise _runtime(f"\"{kernel}\" not implemented for '{_TN[t._dtype.name]}'",
@@ -561,8 +569,7 @@ def _weighted(errors: Any, weight: Tensor, reduction: str) -> Any:
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
     """Mean squared error (MseLossBackward0); a target of a different size broadcasts with a warning."""
-    _need_tensor("mse_loss", "input", 1, input)
-    _need_tensor("mse_loss", "target", 2, target)
+    _need_sizes(input, target)
     _size_warning(input, target)
     if size_average is not None or reduce is not None:
         reduction = _reduction(reduction, size_average, reduce)
@@ -594,8 +601,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
     from .reduction import mean as _mean
     from .reduction import sum as _sum
 
-    _need_tensor("l1_loss", "input", 1, input)
-    _need_tensor("l1_loss", "target", 2, target)
+    _need_sizes(input, target)
     _size_warning(input, target)
     if size_average is not None or reduce is not None:
         reduction = _reduction(reduction, size_average, reduce)
@@ -710,8 +716,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
     input values must lie in [0, 1]; target must have input's size and dtype.
     """
-    _need_tensor("binary_cross_entropy", "input", 1, input)
-    _need_tensor("binary_cross_entropy", "target", 2, target)
+    _need_sizes(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     if target._data.shape != input._data.shape:
         raise _runtime(f"Using a target size ({_size_str(target._data.shape)}) that is different to the input size "
@@ -800,8 +805,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                      reduction: str = "mean", pos_weight=None):
     """BCE on raw scores: (1 - t) x - log_sigmoid(x) (times (pos_weight - 1) t + 1 on the log-sigmoid term), in
     the stable form (BinaryCrossEntropyWithLogitsBackward0)."""
-    _need_tensor("binary_cross_entropy_with_logits", "input", 1, input)
-    _need_tensor("binary_cross_entropy_with_logits", "target", 2, target)
+    _need_sizes(input, target)
     reduction = _reduction(reduction, size_average, reduce)
     if target._data.shape != input._data.shape:
         raise _runtime(f"Target size ({_size_str(target._data.shape)}) must be the same as input size "

@@ -1,0 +1,17 @@
+# gradcli: --seed 5
+# an F loss given None (an unused input's gradient): functional.py's target.size() == input.size() is Python's
+# AttributeError (generator finding, seed 2026121331 on 3bd069e)
+x1 = torch.tensor([[-1.0, -1.5, 0.5], [-2.0, 3.0, 1.5]], dtype=torch.float32, requires_grad=True)
+x2 = torch.randn((3, 3), dtype=torch.float32)
+t3 = torch.mm(x1, x2)
+t4 = x2.sqrt()
+x5 = torch.rand(3, dtype=torch.float64, requires_grad=True)
+t3.retain_grad()
+t6 = torch.squeeze(x5)
+t7 = F.normalize(t3)
+t7.retain_grad()
+t3.backward(gradient=torch.full_like(t3, 0.5))
+print(x5.retains_grad, x5.size())
+t8 = torch.mean(x1)
+g9, g10 = torch.autograd.grad(t3.mean(), [t3, t6], allow_unused=True)
+t11 = F.binary_cross_entropy_with_logits(g10, x5.sigmoid())
