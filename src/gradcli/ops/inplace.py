@@ -575,6 +575,7 @@ def setitem(self, key, value):
     np_key = tuple(_np_index(k) for k in nkey)
 
     def compute(old):
+        _warn_expanded(self, "index_put_", "tensor[indices] = tensor")
         data = np.array(old._data, copy=True)
         try:
             data[np_key] = value._data
@@ -590,7 +591,6 @@ def setitem(self, key, value):
             node.vshape = value._data.shape
         return out
 
-    _warn_expanded(self, "index_put_", "tensor[indices] = tensor")
     apply_inplace(self, compute, overlap_ok=True)
     return None
 
@@ -619,7 +619,8 @@ def _copy_to(dst: Tensor, src: Tensor) -> None:
 
 
 def _warn_expanded(t: Tensor, op: str, example: str) -> None:
-    """PyTorch lets masked_fill_/index_put_ write an expanded tensor, with a deprecation warning."""
+    """PyTorch lets masked_fill_/index_put_ write an expanded tensor, with a deprecation warning from the kernel,
+    so after autograd's checks (called from the ops' compute step, which apply_inplace runs after them)."""
     if _internal_overlap(t._data):
         from ..errors import warn
 
@@ -629,8 +630,11 @@ def _warn_expanded(t: Tensor, op: str, example: str) -> None:
 
 def masked_fill_(self, mask, value):
     """Fill where ``mask`` in place (MaskedFillBackward0/1, as the out-of-place masked_fill)."""
-    _warn_expanded(self, "masked_fill_", "tensor[mask] = scalar")
-    return apply_inplace(self, lambda old: old.masked_fill(mask, value), overlap_ok=True)
+    def compute(old):
+        _warn_expanded(self, "masked_fill_", "tensor[mask] = scalar")
+        return old.masked_fill(mask, value)
+
+    return apply_inplace(self, compute, overlap_ok=True)
 
 
 def requires_grad_op(self, requires_grad: bool = True):  # pragma: no cover - kept on Tensor

@@ -1,0 +1,15 @@
+# index_put_/masked_fill_ on an expanded view of a leaf: autograd's leaf check fails before the kernel's deprecation
+# warning (generator finding, seed 2026121332 on 3bd069e)
+x1 = torch.tensor(-1.5, dtype=torch.float32, requires_grad=True)
+x2 = torch.tensor([[-2.0, 2.0]], requires_grad=True)
+x3 = torch.full((2, 1), 0.0, dtype=torch.float64, requires_grad=True)
+x2.register_hook(lambda g: None)
+t4 = torch.logical_and((x1 > 0), (x1 < 1))
+print(x2)
+t5 = x2.hypot(x3)
+t6 = torch.concatenate((t5, t5,), dim=-1)
+t7 = x2.expand_as(t5)
+t7[t7 > 0] = 1.5
+x8 = torch.arange(0.5, 4.0, 1.0, dtype=torch.float64).reshape((4, 1))
+print(x3.round(decimals=3).tolist())
+print(t7.requires_grad, t7.is_leaf, t7.grad_fn)
