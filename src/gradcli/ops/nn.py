@@ -626,6 +626,9 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
 # --- binary cross entropy ------------------------------------------------------------------------------------------------------
 
 _EPS = 1e-12
+# The first-order CPU kernel's EPSILON is a C++ float: 1e-12 rounded to float32 (9.99999996e-13), even for double
+# inputs, so 1/EPSILON there is 1000000003995.8 (measured on PyTorch 2.13). The double-backward formulas use 1e-12.
+_KERNEL_EPS = float(np.float32(1e-12))
 
 
 class BinaryCrossEntropyBackward0(Node):
@@ -698,7 +701,7 @@ def _bce_grad_input(go: Tensor, x: Tensor, t: Tensor, w, reduction: str, numel: 
     xd = x._data
     with np.errstate(all="ignore"):
         data = go._data.astype(dtype.np) * (xd - t._data.astype(dtype.np)) / np.maximum((1 - xd) * xd,
-                                                                                      dtype.np.type(_EPS))
+                                                                                      dtype.np.type(_KERNEL_EPS))
         if w is not None:
             data = data * w._data
         if reduction == "mean":
