@@ -579,17 +579,83 @@ def _np_index(i, dim_size=None):
         if i._dtype.is_floating_point:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
         return i._data.astype(np.int64)
-    if isinstance(i, list):
-        arr = np.asarray(i)
-        if arr.dtype.kind == "f":
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        return arr
+    if isinstance(i, (list, tuple)):
+        return _list_index(i)
     return i
 
 
+def _check_nesting(seq, sizes: list, dim: int) -> None:
+    """torch.tensor's shape rule for nested sequences: the sizes follow the first element down, and every sequence
+    at depth ``dim`` must have ``sizes[dim]`` elements. Raises the runtime kind (PyTorch: ValueError) in its words."""
+    if len(seq) != sizes[dim]:
+        raise error_class("runtime")(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(seq)})")
+    if dim + 1 < len(sizes):
+        for item in seq:
+            if not isinstance(item, (list, tuple)):
+                raise error_class("type")("not a sequence")
+            _check_nesting(item, sizes, dim + 1)
+
+
+def _list_index(seq) -> np.ndarray:
+    """A list (or tuple) used as an index, as PyTorch's indexing_tensor_from_data makes it: a bool list stays a
+    mask, anything else becomes int64, floats truncated toward zero (x[[1.5]] is x[[1]]); an empty list is an
+    empty int64 index. Raises the runtime kind for ragged nesting (PyTorch: ValueError) and when a float overflows
+    int64."""
+    sizes, first = [], seq
+    while isinstance(first, (list, tuple)):
+        sizes.append(len(first))
+        if not first:
+            break
+        first = first[0]
+    _check_nesting(seq, sizes, 0)
+    arr = np.asarray(seq)
+    if arr.dtype.kind == "b":
+        return arr
+    if arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            if arr.size and not (np.abs(arr) < 2.0 ** 63).all():
+                raise error_class("runtime")("value cannot be converted to type int64 without overflow")
+            return np.trunc(arr).astype(np.int64)
+    return arr.astype(np.int64, copy=False)
+
+
+_SEQUENCE_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; use "
+    "x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor index, x[torch.tensor(seq)], "
+    "which will result either in an error or a different result (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp:{}.)")
+
+
+def _sequence_as_tuple(key: list) -> bool:
+    """PyTorch's treatSequenceAsTuple (NumPy's old heuristic): a list key shorter than 32 that holds a tensor, a
+    sequence or a slice (warning from line 349), or else Ellipsis or None (line 359), is read as a tuple of
+    indices, with a deprecation warning; any other list is one index tensor."""
+    if len(key) >= 32:
+        return False
+    for k in key:
+        if isinstance(k, (Tensor, list, tuple, str, slice)):
+            line = 349
+        elif k is None or k is Ellipsis:
+            line = 359
+        else:
+            continue
+        from ..errors import warn
+
+        warn("other", _SEQUENCE_WARNING.format(line))
+        return True
+    return False
+
+
 def _normalize_key(key) -> tuple:
+    if isinstance(key, list) and _sequence_as_tuple(key):
+        key = tuple(key)
     if not isinstance(key, tuple):
         key = (key,)
+    # a tuple inside the key is a sequence index; a 0-d integer tensor is an integer (TensorIndexing.h
+    # handleDimInMultiDimIndexing: applySelect, so x[torch.tensor(1)] is a SelectBackward0 view)
+    key = tuple(list(k) if isinstance(k, tuple)
+                else int(k._data) if isinstance(k, Tensor) and k._data.ndim == 0 and k._dtype.category == 1
+                and k._dtype is not dt.uint8 else k for k in key)
     for k in key:
         if not (k is None or k is Ellipsis or isinstance(k, (int, slice, Tensor, list))) or isinstance(k, float):
             raise IndexError(
