@@ -6,7 +6,8 @@ The language layer sets them per run; the engine checks before allocating:
   ``torch.zeros(10**10)`` is a ``limit`` error, not a MemoryError or a swapping machine;
 * live bytes: :func:`check_numel` also counts the bytes the new tensor needs against the memory the
   run already holds (tensors, graph, saved tensors, Python objects alike: the process's resident
-  size above what it was when the run started, read from ``/proc/self/statm``).  Only allocations of
+  size above what it was when the run started, read from ``/proc/self/statm``, with the heap's retained
+  free memory handed back first: ``malloc.trim``).  Only allocations of
   :data:`BIG` bytes or more read it, so small ops pay one multiplication and one compare; the
   language layer's step budget also calls :func:`check_memory` every few hundred steps, which
   catches memory filled by many small objects.  ``run_file`` adds the kernel-enforced backstop
@@ -24,6 +25,7 @@ import os
 from typing import Callable, Optional
 
 from ..errors import error_class
+from . import malloc as _malloc
 
 __all__ = [
     "DEFAULT_MAX_ELEMENTS", "DEFAULT_MAX_BYTES", "BIG", "CHECK_EVERY", "set_max_elements", "set_max_bytes",
@@ -87,7 +89,9 @@ def set_max_bytes(n: Optional[int]) -> None:
 
 
 def start_run() -> None:
-    """Take the current resident size as the run's zero (called when a run starts)."""
+    """Take the current resident size as the run's zero (called when a run starts), after handing back the
+    free memory the heap keeps from earlier runs (malloc.py)."""
+    _malloc.trim()
     _base[0] = resident_bytes()
     _countdown[0] = CHECK_EVERY
 
@@ -105,6 +109,8 @@ def _memory_error(used: int, more: int) -> Exception:
 def check_bytes(nbytes: int) -> None:
     """Raise a ``limit`` error if allocating ``nbytes`` more would exceed the run's memory limit."""
     used = max(0, resident_bytes() - _base[0])
+    if used + nbytes > max_bytes and _malloc.trim():  # resident, but free in the heap (malloc.py): not held
+        used = max(0, resident_bytes() - _base[0])
     if used + nbytes > max_bytes:
         raise _memory_error(used, nbytes)
 
@@ -112,6 +118,8 @@ def check_bytes(nbytes: int) -> None:
 def check_memory() -> None:
     """Raise a ``limit`` error if the run already holds more than its memory limit."""
     used = resident_bytes() - _base[0]
+    if used > max_bytes and _malloc.trim():
+        used = resident_bytes() - _base[0]
     if used > max_bytes:
         raise _memory_error(used, 0)
 

@@ -167,6 +167,21 @@ def _withheld(obj: Any, name: str) -> GradcliError:
 
 def get_attr(obj: Any, name: str) -> Any:
     """``obj.name`` for user code, through the whitelist; raises a GradcliError otherwise."""
+    allowed = PY_ATTRS.get(type(obj))
+    if allowed is not None:
+        # a Python value (exact type: none has _gradcli_public), looked up first because the failed
+        # attribute lookup below costs an exception (issue 9: lst.append in a loop)
+        if name in allowed:
+            wrapped = _WRAPPED.get((type(obj), name))
+            if wrapped is not None:
+                return _Bound(wrapped, obj, name)
+            try:
+                return getattr(obj, name)
+            except AttributeError:
+                raise _no_attr(obj, name) from None
+        if hasattr(type(obj), name):
+            raise _withheld(obj, name)
+        raise _no_attr(obj, name)
     try:
         pub = obj._gradcli_public
     except AttributeError:
@@ -182,19 +197,6 @@ def get_attr(obj: Any, name: str) -> Any:
                 f"'{type_name(obj)}.{name}' exists in PyTorch but gradcli does not implement it (yet)",
                 "See `gradcli ops` for what is supported.",
             )
-        raise _no_attr(obj, name)
-    allowed = PY_ATTRS.get(type(obj))
-    if allowed is not None:
-        if name in allowed:
-            wrapped = _WRAPPED.get((type(obj), name))
-            if wrapped is not None:
-                return _Bound(wrapped, obj, name)
-            try:
-                return getattr(obj, name)
-            except AttributeError:
-                raise _no_attr(obj, name) from None
-        if hasattr(type(obj), name):
-            raise _withheld(obj, name)
     raise _no_attr(obj, name)
 
 

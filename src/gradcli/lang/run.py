@@ -60,6 +60,7 @@ import time
 import warnings
 from typing import Any, Callable, Optional, Union
 
+from ..autograd import malloc as _malloc
 from ..errors import GradcliError, error_class, set_warning_sink
 from . import errmap
 from .access import get_attr
@@ -73,6 +74,8 @@ __all__ = ["run_file", "run_prepared", "InvocationError", "prepare", "PRELUDE_NA
 
 #: names of the implicit prelude (never listed as the file's tensors, as in the oracle)
 PRELUDE_NAMES = frozenset({"torch", "F"})
+
+_malloc.tune()  # before the worker thread's first allocation (autograd/malloc.py: large arrays reuse memory)
 
 _OBJ_ADDR = re.compile(r" at 0x[0-9a-fA-F]+>")  # "<... object at 0x7f..>" -> "<... object>": stable output
 
