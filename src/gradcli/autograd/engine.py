@@ -334,6 +334,16 @@ def _call_idle(node, retain_graph: bool) -> None:
         node._release()
 
 
+_UNNUMBERED = -(1 << 80)  # below every -seq: nodes with an infinite sequence number run first
+
+
+def _ready_key(node) -> int:
+    """The ready heap's key: -seq (highest sequence number first, as PyTorch's ReadyQueue); nodes whose seq is
+    infinite (AccumulateGrad, PyTorch's UINT64_MAX) before all others, among themselves by id as before."""
+    seq = node._seq
+    return -seq if type(seq) is int else _UNNUMBERED + id(node)
+
+
 def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph: bool,
              targets: Optional[set], captures: Optional[dict], accumulate: bool) -> None:
     """Run the backward pass from ``roots`` (edges) with ``root_grads``.
@@ -349,13 +359,16 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
         if buf is None:
             buf = buffers[node] = [None] * node.num_outputs
         buf[nr] = g if buf[nr] is None else buf[nr] + g
-    heap: list = []
+    heap: list = []  # _ready_key of each ready node: plain ints, which compare faster than tuples
+    waiting: dict = {}  # key -> ready node in the heap
     owned: dict = {}  # id -> gradient sums the engine created, safe to add into in place
     pushed = set()
     for node, _ in roots:
         if node in needed and deps.get(node, 0) == 0 and node not in pushed:
             pushed.add(node)
-            heapq.heappush(heap, (-node._seq, id(node), node))
+            k = _ready_key(node)
+            heapq.heappush(heap, k)
+            waiting[k] = node
     mode = grad_mode.state
     prev = (mode.enabled, mode.inference)
     mode.enabled = create_graph
@@ -377,7 +390,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 node = ready
                 ready = None
             elif heap:
-                node = heappop(heap)[2]
+                node = waiting.pop(heappop(heap))
             else:
                 break
             countdown[0] -= 1
@@ -515,9 +528,13 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         ready = nx
                     else:
                         if ready is not None:  # two ready nodes: the heap orders them
-                            heappush(heap, (-ready._seq, id(ready), ready))
+                            k = -ready._seq if type(ready._seq) is int else _ready_key(ready)
+                            heappush(heap, k)
+                            waiting[k] = ready
                             ready = None
-                        heappush(heap, (-nx._seq, id(nx), nx))
+                        k = -nx._seq if type(nx._seq) is int else _ready_key(nx)
+                        heappush(heap, k)
+                        waiting[k] = nx
     finally:
         _tasks.pop()
         mode.enabled, mode.inference = prev
