@@ -66,11 +66,15 @@ class Operators:
                 int_bits(a.bit_length() + b.bit_length())
 
         def mul(a, b):
-            _mul_check(a, b)
+            ta = type(a)
+            if ta is int or ta is bool or ta in _SEQ_TYPES:  # the only left operands _mul_check can refuse
+                _mul_check(a, b)
             return a * b
 
         def imul(a, b):
-            _mul_check(a, b)
+            ta = type(a)
+            if ta is int or ta is bool or ta in _SEQ_TYPES:
+                _mul_check(a, b)
             a *= b
             return a
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..autograd import zerotensor as _zt
 from . import parallel as _parallel
-from ._core import Node, Tensor, dt, mode, record, result_dtype, saved, shape_error
+from ._core import Node, Tensor, dt, mode, record, record_with_number, result_dtype, saved, shape_error
 from .reduction import check_out_variant as _check_out_variant
 from .registry import REGISTRY, register
 
@@ -196,7 +196,7 @@ def mul(input, other):
         # step): what the general path computes, without its dispatch (numpy keeps the number weak: input's
         # dtype; an int is converted exactly as with dtype=)
         data = np.multiply(input._data, other)
-        out, node = record(MulBackward0, data, input._dtype, (input, None))
+        out, node = record_with_number(MulBackward0, data, input._dtype, input)
         if node is not None:
             node._save(None, other if input._requires_grad else None)
         return out
