@@ -90,13 +90,16 @@ def _dispatches(other, wraps_number: bool) -> bool:
 
 
 def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_ok: bool = False,
-                  autograd_inputs: bool = False) -> Tensor:
+                  autograd_inputs: bool = False, kernel=None) -> Tensor:
     """Run ``compute(old) -> Tensor`` out of place and write the result into t, rebasing t's history.
 
     compute receives an alias of t's current value; the result must broadcast to t's shape.  Raises
     leaf_inplace, and a runtime error when the result's dtype cannot be cast to t's (e.g. float into long).
     src: the op's other tensor input, if any, checked against t by PyTorch's assert_no_partial_overlap
-    (:func:`check_overlap`) after autograd's checks.  autograd_inputs: another input is a normal tensor (see
+    (:func:`check_overlap`) after autograd's checks; where PyTorch cannot judge their overlap (a non-dense one)
+    and they share memory, ``kernel(a, b)`` (the op's values for arrays of t's and src's elements) writes t in
+    the CPU loop's order (:func:`write_in_kernel_order`); an op without a kernel refuses as for a partial
+    overlap.  autograd_inputs: another input is a normal tensor (see
     _dispatches).  For an inference tensor changed outside inference_mode, PyTorch's autograd checks
     (leaf_inplace, ...) run only when one is; the kernel then writes the values and the version bump fails
     (runtime), before any history is recorded.
@@ -106,7 +109,12 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
     outside = t._inference and not mode.inference
     if check and (autograd_inputs or not outside):
         check_inplace(t)
-    check_overlap(t, src)
+    sequential = check_overlap(t, src)
+    if sequential and kernel is None:
+        raise error_class("runtime")(
+            "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+            "single memory location. Please clone() the tensor before performing the operation.")
+    src_t = src
     if not overlap_ok and _internal_overlap(t._data):  # PyTorch's assert_no_internal_overlap (fill_ allows it)
         raise error_class("runtime")(
             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
@@ -129,7 +137,12 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
                 f"{list(np.broadcast_shapes(t._data.shape, src.shape)) if _bc(t._data.shape, src.shape) else list(src.shape)}"
             ) from None
-    np.copyto(t._data, src, casting="unsafe")
+    if sequential:
+        write_in_kernel_order(t._data, src_t._data, kernel)
+        if out._data.shape == t._data.shape and out._data.flags.writeable:
+            np.copyto(out._data, t._data)  # the op's result as written
+    else:
+        np.copyto(t._data, src, casting="unsafe")
     if outside:
         raise error_class("runtime")(
             "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get "
@@ -312,44 +325,134 @@ def _rebase_view(view: Tensor, fn: Node) -> None:
 # --- the ops ----------------------------------------------------------------------------------------
 
 
-def check_overlap(t: Tensor, src) -> None:
+def non_overlapping_and_dense(a: np.ndarray) -> bool:
+    """PyTorch's is_non_overlapping_and_dense: some order of the dims (size-1 dims aside) makes the strides
+    1, size0, size0*size1, ... elements -- the elements fill one block of memory exactly."""
+    isz = a.itemsize
+    dims = sorted((st, n) for n, st in zip(a.shape, a.strides) if n > 1)
+    need = isz
+    for st, n in dims:
+        if st != need:
+            return False
+        need *= n
+    return True
+
+
+def check_overlap(t: Tensor, src) -> bool:
     """PyTorch's assert_no_partial_overlap: a source that shares memory with the written tensor must cover
-    exactly the same elements (same start, shape and strides), else the result would depend on order."""
+    exactly the same elements (same start, shape and strides), else the result would depend on order.
+
+    PyTorch decides this only when both are non-overlapping and dense (get_overlap_status, MemOverlap.cpp);
+    otherwise it is "too hard" and the kernel runs through memory it is writing.  Returns True in that case
+    when the two do share memory (the caller then evaluates the op in the kernel's order), else False."""
     if not isinstance(src, Tensor):
-        return
+        return False
     a, b = t._data, src._data
     if a.size == 0 or b.size == 0 or not np.may_share_memory(a, b):
-        return
+        return False
+    if not (non_overlapping_and_dense(a) and non_overlapping_and_dense(b)):
+        return True
     same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
             and all(sa == sb for sa, sb, n in zip(a.strides, b.strides, a.shape) if n > 1))  # size-1: any stride
     if not same:
         raise error_class("runtime")(
             "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
             "single memory location. Please clone() the tensor before performing the operation.")
+    return False
+
+
+_VEC_BYTES = 32  # PyTorch 2.13's CPU kernels on this machine's AVX2: Vectorized<T> holds 32 bytes
+
+
+def write_in_kernel_order(dst: np.ndarray, other: np.ndarray, kernel) -> None:
+    """``dst[...] = kernel(dst, other)`` elementwise, evaluated as PyTorch's CPU loop runs when ``other`` shares
+    memory with ``dst`` in a way its overlap check cannot judge: later elements read what earlier ones wrote.
+
+    Order (TensorIterator): dims by dst's strides, innermost the smallest, merged while every operand stays
+    contiguous across them; outer positions in C order.  Along a row, the vectorized loop (all operands of one
+    dtype, dst contiguous, ``other`` contiguous or constant along the row) loads 2 x 32 bytes of every input
+    before it stores them, a constant ``other`` once at the row's start; the rest of the row, and every other
+    row, go element by element (cpu_kernel_vec's vectorized_loop and basic_loop, ATen/native/cpu/Loops.h).
+    ``kernel(a, b)`` gives the op's values for arrays of dst's and other's elements (numpy arrays)."""
+    ob = np.broadcast_to(other, dst.shape)  # a view: it reads the shared memory as dst changes
+    if dst.ndim == 0:
+        dst[...] = kernel(dst.copy(), ob.copy())
+        return
+    perm = sorted(range(dst.ndim), key=lambda d: dst.strides[d], reverse=True)  # outer ... inner
+    shape = [dst.shape[d] for d in perm]
+    ds = [dst.strides[d] for d in perm]
+    os_ = [ob.strides[d] for d in perm]
+    # merge the innermost dims while both stay contiguous across them (TensorIterator's coalesce_dimensions)
+    n, dst_st, oth_st = shape[-1], ds[-1], os_[-1]
+    k = len(shape) - 1
+    while k > 0 and ds[k - 1] == dst_st * n and os_[k - 1] == oth_st * n:
+        n *= shape[k - 1]
+        k -= 1
+    outer = shape[:k]
+    d_rows = np.lib.stride_tricks.as_strided(dst, tuple(outer) + (n,), tuple(ds[:k]) + (dst_st,))
+    o_rows = np.lib.stride_tricks.as_strided(ob, tuple(outer) + (n,), tuple(os_[:k]) + (oth_st,),
+                                             writeable=False)
+    vec = dst.dtype == other.dtype and dst_st == dst.itemsize and oth_st in (0, other.itemsize)
+    chunk = 2 * (_VEC_BYTES // dst.itemsize)
+    for idx in np.ndindex(*outer):
+        drow, orow = d_rows[idx], o_rows[idx]
+        i = 0
+        if vec and n >= chunk:
+            first = orow[0].copy()  # a constant operand is loaded once for the vectorized part
+            for i in range(0, n - chunk + 1, chunk):
+                b = np.full(chunk, first) if oth_st == 0 else orow[i:i + chunk].copy()
+                drow[i:i + chunk] = kernel(drow[i:i + chunk].copy(), b)
+            i += chunk
+        for j in range(i, n):
+            drow[j:j + 1] = kernel(drow[j:j + 1].copy(), orow[j:j + 1].copy())
+
+
+def _values_kernel(fn, self_dtype, other_dtype):
+    """kernel(a, b) for write_in_kernel_order: ``fn(self_values, other_values)`` on plain tensors of the
+    operands' dtypes, as the op computes them, cast to self's dtype."""
+    def kernel(a, b):
+        prev = mode.enabled
+        mode.enabled = False  # values only: nothing is recorded
+        try:
+            r = fn(Tensor._from_data(np.ascontiguousarray(a), self_dtype),
+                   Tensor._from_data(np.ascontiguousarray(b), other_dtype))
+        finally:
+            mode.enabled = prev
+        return r._data.astype(self_dtype.np, copy=False)
+    return kernel
+
+
+def _kernel_for(self, other, fn):
+    """The op's values kernel (``_values_kernel``) when ``other`` is a tensor, else None."""
+    return _values_kernel(fn, self._dtype, other._dtype) if isinstance(other, Tensor) else None
 
 
 def add_(self, other, *, alpha=1):
     """self += alpha * other in place (AddBackward0)."""
     return apply_inplace(self, lambda old: old.add(other, alpha=alpha),
-                         src=other, autograd_inputs=_dispatches(other, True))
+                         src=other, autograd_inputs=_dispatches(other, True),
+                         kernel=_kernel_for(self, other, lambda a, b: a.add(b, alpha=alpha)))
 
 
 def sub_(self, other, *, alpha=1):
     """self -= alpha * other in place (SubBackward0)."""
     return apply_inplace(self, lambda old: old.sub(other, alpha=alpha),
-                         src=other, autograd_inputs=_dispatches(other, True))
+                         src=other, autograd_inputs=_dispatches(other, True),
+                         kernel=_kernel_for(self, other, lambda a, b: a.sub(b, alpha=alpha)))
 
 
 def mul_(self, other):
     """self *= other in place (MulBackward0)."""
     return apply_inplace(self, lambda old: old.mul(other),
-                         src=other, autograd_inputs=_dispatches(other, True))
+                         src=other, autograd_inputs=_dispatches(other, True),
+                         kernel=_kernel_for(self, other, lambda a, b: a.mul(b)))
 
 
 def div_(self, other, *, rounding_mode=None):
     """self /= other in place (DivBackward0); an integer tensor cannot hold the float result."""
     return apply_inplace(self, lambda old: old.div(other, rounding_mode=rounding_mode),
-                         src=other, autograd_inputs=_dispatches(other, True))
+                         src=other, autograd_inputs=_dispatches(other, True),
+                         kernel=_kernel_for(self, other, lambda a, b: a.div(b, rounding_mode=rounding_mode)))
 
 
 def pow_(self, exponent):
@@ -500,7 +603,8 @@ def copy_(self, src, non_blocking: bool = False):
             node.src_dtype = src._dtype
         return out
 
-    return apply_inplace(self, compute, src=src, autograd_inputs=_dispatches(src, False))
+    return apply_inplace(self, compute, src=src, autograd_inputs=_dispatches(src, False),
+                         kernel=lambda a, b: np.asarray(b).astype(self._dtype.np))
 
 
 def _zero_at(g: Tensor, key) -> Tensor:
