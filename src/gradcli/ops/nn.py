@@ -1256,25 +1256,30 @@ def celu(input, alpha: float = 1.0, inplace: bool = False):
 
 
 class LogSigmoidBackward0(Node):
-    __slots__ = ()
-    formula = "self: grad * (max_deriv - sign * z / (1 + z)) with z = exp(-|self|) (= grad * sigmoid(-self))"
+    """log_sigmoid_backward(grad, self, buffer): buffer = exp(-|self|) is the forward's (log_sigmoid_forward's
+    second output), so a change of self's values that autograd does not see (through ``.data``) moves only the
+    sign the kernel reads from self, as in PyTorch."""
+
+    __slots__ = ("buffer",)
+    formula = "self: grad * (max_deriv - sign * buffer / (1 + buffer)), buffer = exp(-|self|) from the forward"
 
     def apply(self, grads):
-        return (_log_sigmoid_backward(grads[0], self._unpack(0)),)
+        return (_log_sigmoid_backward(grads[0], self._unpack(0), self.buffer),)
 
 
 class LogSigmoidBackwardBackward0(Node):
-    """log_sigmoid_backward(grad_output, self) as one differentiable op."""
+    """log_sigmoid_backward(grad_output, self, buffer) as one differentiable op."""
 
-    __slots__ = ()
-    formula = "grad_output: log_sigmoid_backward(grad, self); self: grad * grad_output * (sigmoid(self) - 1) * sigmoid(self)"
+    __slots__ = ("buffer",)
+    formula = ("grad_output: log_sigmoid_backward(grad, self, buffer); self: grad * grad_output * (sigmoid(self) - 1) "
+               "* sigmoid(self)")
 
     def apply(self, grads):
         gg = grads[0]
         go = self._unpack(0)
         x = self._unpack(1)
         n = self._needs
-        ggo = _log_sigmoid_backward(gg, x) if n[0] else None
+        ggo = _log_sigmoid_backward(gg, x, self.buffer) if n[0] else None
         gx = None
         if n[1]:
             z = x.sigmoid()
@@ -1282,14 +1287,16 @@ class LogSigmoidBackwardBackward0(Node):
         return (ggo, gx)
 
 
-def _log_sigmoid_backward(g: Tensor, x: Tensor) -> Tensor:
-    """grad * (max_deriv - sign * z / (1 + z)), z = exp(-|x|) (PyTorch's kernel: grad * sigmoid(-x))."""
-    a = x._data.astype(np.float64)
-    z = np.exp(-np.abs(a))
+def _log_sigmoid_backward(g: Tensor, x: Tensor, z: np.ndarray) -> Tensor:
+    """grad * (max_deriv - sign * z / (1 + z)) with max_deriv, sign from x < 0 and z the forward's buffer
+    exp(-|x|) (float64 here), PyTorch's log_sigmoid_backward CPU kernel (= grad * sigmoid(-x) while x is as it
+    was)."""
+    a = x._data
     d = g._data.astype(np.float64) * np.where(a < 0, 1 - z / (1 + z), z / (1 + z))
     out, node = record(LogSigmoidBackwardBackward0, d.astype(x._dtype.np), x._dtype, (g, x))
     if node is not None:
         node._save(saved(g), saved(x))
+        node.buffer = z
     return out
 
 
@@ -1302,6 +1309,7 @@ def logsigmoid(input):
     out, node = record(LogSigmoidBackward0, data, input._dtype, (input,))
     if node is not None:
         node._save(saved(input))
+        node.buffer = np.exp(-np.abs(a))  # log_sigmoid_forward's buffer
     return out
 
 
