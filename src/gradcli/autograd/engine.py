@@ -24,6 +24,7 @@ Nothing here recurses: a 1,000,000-node chain needs no deeper Python stack.
 from __future__ import annotations
 
 import heapq
+import itertools
 import weakref
 
 import numpy as np
@@ -337,11 +338,13 @@ def _call_idle(node, retain_graph: bool) -> None:
 _UNNUMBERED = -(1 << 80)  # below every -seq: nodes with an infinite sequence number run first
 
 
-def _ready_key(node) -> int:
-    """The ready heap's key: -seq (highest sequence number first, as PyTorch's ReadyQueue); nodes whose seq is
-    infinite (AccumulateGrad, PyTorch's UINT64_MAX) before all others, among themselves by id as before."""
+def _ready_key(node, ties) -> int:
+    """The ready heap's key: -seq (highest sequence number first, as PyTorch's ReadyQueue).  Nodes whose seq is
+    infinite (AccumulateGrad, NotImplemented: PyTorch's UINT64_MAX) come before all others and, among themselves,
+    in the order they became ready (``ties``: a counter), as std::priority_queue pops equal tasks in simple cases:
+    an AccumulateGrad made ready after a NotImplemented node never runs, its hooks unseen."""
     seq = node._seq
-    return -seq if type(seq) is int else _UNNUMBERED + id(node)
+    return -seq if type(seq) is int else _UNNUMBERED + next(ties)
 
 
 def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph: bool,
@@ -361,12 +364,13 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
         buf[nr] = g if buf[nr] is None else buf[nr] + g
     heap: list = []  # _ready_key of each ready node: plain ints, which compare faster than tuples
     waiting: dict = {}  # key -> ready node in the heap
+    ties = itertools.count()
     owned: dict = {}  # id -> gradient sums the engine created, safe to add into in place
     pushed = set()
     for node, _ in roots:
         if node in needed and deps.get(node, 0) == 0 and node not in pushed:
             pushed.add(node)
-            k = _ready_key(node)
+            k = _ready_key(node, ties)
             heapq.heappush(heap, k)
             waiting[k] = node
     mode = grad_mode.state
@@ -528,11 +532,11 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         ready = nx
                     else:
                         if ready is not None:  # two ready nodes: the heap orders them
-                            k = -ready._seq if type(ready._seq) is int else _ready_key(ready)
+                            k = -ready._seq if type(ready._seq) is int else _ready_key(ready, ties)
                             heappush(heap, k)
                             waiting[k] = ready
                             ready = None
-                        k = -nx._seq if type(nx._seq) is int else _ready_key(nx)
+                        k = -nx._seq if type(nx._seq) is int else _ready_key(nx, ties)
                         heappush(heap, k)
                         waiting[k] = nx
     finally:
