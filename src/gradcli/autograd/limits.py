@@ -106,20 +106,25 @@ def _memory_error(used: int, more: int) -> Exception:
     return err
 
 
+def _held(more: int) -> int:
+    """Bytes the run holds (resident size above the run's zero); when that plus ``more`` is over the limit, the
+    heap's retained free memory (malloc.py), resident but not held, is handed back and the size read again."""
+    used = max(0, resident_bytes() - _base[0])
+    if used + more > max_bytes and _malloc.trim():
+        used = max(0, resident_bytes() - _base[0])
+    return used
+
+
 def check_bytes(nbytes: int) -> None:
     """Raise a ``limit`` error if allocating ``nbytes`` more would exceed the run's memory limit."""
-    used = max(0, resident_bytes() - _base[0])
-    if used + nbytes > max_bytes and _malloc.trim():  # resident, but free in the heap (malloc.py): not held
-        used = max(0, resident_bytes() - _base[0])
+    used = _held(nbytes)
     if used + nbytes > max_bytes:
         raise _memory_error(used, nbytes)
 
 
 def check_memory() -> None:
     """Raise a ``limit`` error if the run already holds more than its memory limit."""
-    used = resident_bytes() - _base[0]
-    if used > max_bytes and _malloc.trim():
-        used = resident_bytes() - _base[0]
+    used = _held(0)
     if used > max_bytes:
         raise _memory_error(used, 0)
 

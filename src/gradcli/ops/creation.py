@@ -81,8 +81,8 @@ def _infer(value):
             if depth in shapes and shapes[depth] != n:
                 raise error_class("runtime")(f"expected sequence of length {shapes[depth]} at dim {depth} (got {n})")
             shapes[depth] = n
-            for x in v:
-                stack.append((x, depth + 1))
+            # first element first: the expected lengths are those along the first elements, as in PyTorch
+            stack.extend((x, depth + 1) for x in reversed(v))
             continue
         raise TypeError(f"Could not infer dtype of {type(v).__name__}")
     return kind if scalars else 2

@@ -90,15 +90,15 @@ def _dispatches(other, wraps_number: bool) -> bool:
 
 
 def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_ok: bool = False,
-                  autograd_inputs: bool = False, kernel=None) -> Tensor:
+                  autograd_inputs: bool = False, values=None) -> Tensor:
     """Run ``compute(old) -> Tensor`` out of place and write the result into t, rebasing t's history.
 
     compute receives an alias of t's current value; the result must broadcast to t's shape.  Raises
     leaf_inplace, and a runtime error when the result's dtype cannot be cast to t's (e.g. float into long).
     src: the op's other tensor input, if any, checked against t by PyTorch's assert_no_partial_overlap
     (:func:`check_overlap`) after autograd's checks; where PyTorch cannot judge their overlap (a non-dense one)
-    and they share memory, ``kernel(a, b)`` (the op's values for arrays of t's and src's elements) writes t in
-    the CPU loop's order (:func:`write_in_kernel_order`); an op without a kernel refuses as for a partial
+    and they share memory, ``values(a, b)`` (the op on plain tensors of t's and src's elements) writes t in
+    the CPU loop's order (:func:`write_in_kernel_order`); an op without ``values`` refuses as for a partial
     overlap.  autograd_inputs: another input is a normal tensor (see
     _dispatches).  For an inference tensor changed outside inference_mode, PyTorch's autograd checks
     (leaf_inplace, ...) run only when one is; the kernel then writes the values and the version bump fails
@@ -110,11 +110,8 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
     if check and (autograd_inputs or not outside):
         check_inplace(t)
     sequential = check_overlap(t, src)
-    if sequential and kernel is None:
-        raise error_class("runtime")(
-            "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
-    src_t = src
+    if sequential and values is None:
+        raise _partial_overlap_error()
     if not overlap_ok and _internal_overlap(t._data):  # PyTorch's assert_no_internal_overlap (fill_ allows it)
         raise error_class("runtime")(
             "unsupported operation: more than one element of the written-to tensor refers to a single memory "
@@ -128,21 +125,21 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
     if out._dtype is not t._dtype and out._dtype.category > t._dtype.category:
         raise error_class("runtime")(
             f"result type {_cast_name(out._dtype)} can't be cast to the desired output type {_cast_name(t._dtype)}")
-    src = out._data
-    if src.shape != t._data.shape:
+    result = out._data
+    if result.shape != t._data.shape:
         try:
-            src = np.broadcast_to(src, t._data.shape)
+            result = np.broadcast_to(result, t._data.shape)
         except ValueError:
             raise error_class("shape")(
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
-                f"{list(np.broadcast_shapes(t._data.shape, src.shape)) if _bc(t._data.shape, src.shape) else list(src.shape)}"
+                f"{list(np.broadcast_shapes(t._data.shape, result.shape)) if _bc(t._data.shape, result.shape) else list(result.shape)}"
             ) from None
     if sequential:
-        write_in_kernel_order(t._data, src_t._data, kernel)
+        write_in_kernel_order(t._data, src._data, _values_kernel(values, t._dtype, src._dtype))
         if out._data.shape == t._data.shape and out._data.flags.writeable:
             np.copyto(out._data, t._data)  # the op's result as written
     else:
-        np.copyto(t._data, src, casting="unsafe")
+        np.copyto(t._data, result, casting="unsafe")
     if outside:
         raise error_class("runtime")(
             "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get "
@@ -355,10 +352,14 @@ def check_overlap(t: Tensor, src) -> bool:
     same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0] and a.shape == b.shape
             and all(sa == sb for sa, sb, n in zip(a.strides, b.strides, a.shape) if n > 1))  # size-1: any stride
     if not same:
-        raise error_class("runtime")(
-            "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
-            "single memory location. Please clone() the tensor before performing the operation.")
+        raise _partial_overlap_error()
     return False
+
+
+def _partial_overlap_error() -> Exception:
+    return error_class("runtime")(
+        "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+        "single memory location. Please clone() the tensor before performing the operation.")
 
 
 _VEC_BYTES = 32  # PyTorch 2.13's CPU kernels on this machine's AVX2: Vectorized<T> holds 32 bytes
@@ -408,8 +409,8 @@ def write_in_kernel_order(dst: np.ndarray, other: np.ndarray, kernel) -> None:
 
 
 def _values_kernel(fn, self_dtype, other_dtype):
-    """kernel(a, b) for write_in_kernel_order: ``fn(self_values, other_values)`` on plain tensors of the
-    operands' dtypes, as the op computes them, cast to self's dtype."""
+    """kernel(a, b) for write_in_kernel_order: ``fn(self_values, other_values)`` (apply_inplace's ``values``) on
+    plain tensors of the operands' dtypes, as the op computes them, cast to self's dtype."""
     def kernel(a, b):
         prev = mode.enabled
         mode.enabled = False  # values only: nothing is recorded
@@ -422,37 +423,32 @@ def _values_kernel(fn, self_dtype, other_dtype):
     return kernel
 
 
-def _kernel_for(self, other, fn):
-    """The op's values kernel (``_values_kernel``) when ``other`` is a tensor, else None."""
-    return _values_kernel(fn, self._dtype, other._dtype) if isinstance(other, Tensor) else None
-
-
 def add_(self, other, *, alpha=1):
     """self += alpha * other in place (AddBackward0)."""
     return apply_inplace(self, lambda old: old.add(other, alpha=alpha),
                          src=other, autograd_inputs=_dispatches(other, True),
-                         kernel=_kernel_for(self, other, lambda a, b: a.add(b, alpha=alpha)))
+                         values=lambda a, b: a.add(b, alpha=alpha))
 
 
 def sub_(self, other, *, alpha=1):
     """self -= alpha * other in place (SubBackward0)."""
     return apply_inplace(self, lambda old: old.sub(other, alpha=alpha),
                          src=other, autograd_inputs=_dispatches(other, True),
-                         kernel=_kernel_for(self, other, lambda a, b: a.sub(b, alpha=alpha)))
+                         values=lambda a, b: a.sub(b, alpha=alpha))
 
 
 def mul_(self, other):
     """self *= other in place (MulBackward0)."""
     return apply_inplace(self, lambda old: old.mul(other),
                          src=other, autograd_inputs=_dispatches(other, True),
-                         kernel=_kernel_for(self, other, lambda a, b: a.mul(b)))
+                         values=lambda a, b: a.mul(b))
 
 
 def div_(self, other, *, rounding_mode=None):
     """self /= other in place (DivBackward0); an integer tensor cannot hold the float result."""
     return apply_inplace(self, lambda old: old.div(other, rounding_mode=rounding_mode),
                          src=other, autograd_inputs=_dispatches(other, True),
-                         kernel=_kernel_for(self, other, lambda a, b: a.div(b, rounding_mode=rounding_mode)))
+                         values=lambda a, b: a.div(b, rounding_mode=rounding_mode))
 
 
 def pow_(self, exponent):
@@ -604,7 +600,7 @@ def copy_(self, src, non_blocking: bool = False):
         return out
 
     return apply_inplace(self, compute, src=src, autograd_inputs=_dispatches(src, False),
-                         kernel=lambda a, b: np.asarray(b).astype(self._dtype.np))
+                         values=lambda a, b: b)
 
 
 def _zero_at(g: Tensor, key) -> Tensor:

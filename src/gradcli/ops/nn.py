@@ -795,8 +795,9 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         return (gs, gt)
 
 
-def _log_sigmoid_np(a: np.ndarray) -> np.ndarray:
-    return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)))
+def _log_sigmoid_np(a: np.ndarray, z=None) -> np.ndarray:
+    """min(a, 0) - log1p(z), z = exp(-|a|) (log_sigmoid_forward's buffer, computed here unless given)."""
+    return np.minimum(a, 0) - np.log1p(np.exp(-np.abs(a)) if z is None else z)
 
 
 def _log_sigmoid_t(x: Any) -> Any:
@@ -1305,11 +1306,12 @@ def logsigmoid(input):
     _need_tensor("logsigmoid", "input", 1, input)
     _need_float("log_sigmoid_forward", input)
     a = input._data.astype(np.float64)
-    data = _log_sigmoid_np(a).astype(input._dtype.np)
+    z = np.exp(-np.abs(a))  # log_sigmoid_forward's buffer
+    data = _log_sigmoid_np(a, z).astype(input._dtype.np)
     out, node = record(LogSigmoidBackward0, data, input._dtype, (input,))
     if node is not None:
         node._save(saved(input))
-        node.buffer = np.exp(-np.abs(a))  # log_sigmoid_forward's buffer
+        node.buffer = z
     return out
 
 

@@ -584,34 +584,22 @@ def _np_index(i, dim_size=None):
     return i
 
 
-def _check_nesting(seq, sizes: list, dim: int) -> None:
-    """torch.tensor's shape rule for nested sequences: the sizes follow the first element down, and every sequence
-    at depth ``dim`` must have ``sizes[dim]`` elements. Raises the runtime kind (PyTorch: ValueError) in its words."""
-    if len(seq) != sizes[dim]:
-        raise error_class("runtime")(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(seq)})")
-    if dim + 1 < len(sizes):
-        for item in seq:
-            if not isinstance(item, (list, tuple)):
-                raise error_class("type")("not a sequence")
-            _check_nesting(item, sizes, dim + 1)
-
-
 def _list_index(seq) -> np.ndarray:
-    """A list (or tuple) used as an index, as PyTorch's indexing_tensor_from_data makes it: a bool list stays a
-    mask, anything else becomes int64, floats truncated toward zero (x[[1.5]] is x[[1]]); an empty list is an
-    empty int64 index. Raises the runtime kind for ragged nesting (PyTorch: ValueError) and when a float overflows
-    int64."""
-    sizes, first = [], seq
-    while isinstance(first, (list, tuple)):
-        sizes.append(len(first))
-        if not first:
-            break
-        first = first[0]
-    _check_nesting(seq, sizes, 0)
-    arr = np.asarray(seq)
-    if arr.dtype.kind == "b":
-        return arr
-    if arr.dtype.kind == "f":
+    """A list (or tuple) used as an index, as PyTorch's indexing_tensor_from_data makes it: torch.tensor's rules
+    for the nesting and the kind (creation._infer), then a bool list stays a mask and anything else becomes
+    int64, floats truncated toward zero (x[[1.5]] is x[[1]]; an empty list is an empty int64 index).  Raises the
+    runtime kind for ragged nesting (PyTorch: ValueError) and when a float overflows int64, the type kind for a
+    number where a sequence belongs ("not a sequence")."""
+    from .creation import _infer, _to_py
+
+    kind = _infer(seq)
+    try:
+        arr = np.array(_to_py(seq))
+    except ValueError:
+        raise error_class("type")("not a sequence") from None
+    if kind == 0:
+        return arr.astype(np.bool_, copy=False)
+    if kind == 2:
         with np.errstate(invalid="ignore"):
             if arr.size and not (np.abs(arr) < 2.0 ** 63).all():
                 raise error_class("runtime")("value cannot be converted to type int64 without overflow")
