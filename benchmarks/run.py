@@ -30,8 +30,11 @@ tiny workload's whole process, i.e. start-up.
 The benchmark processes get this environment less ``OPENBLAS_CORETYPE`` and
 ``OPENBLAS_L2_SIZE`` (set on some machines of this workplace for old OpenBLAS
 builds; they slow a current numpy): both are unset together, in the benchmark
-subprocesses only.  The BLAS numpy then runs (threadpoolctl, if installed) is
-reported with the machine.
+subprocesses only.  A gradcli process then pins numpy and OpenBLAS itself
+(``gradcli.host``: AVX2 loops, Haswell kernels, one BLAS thread), so its
+figures include what the pin costs; PyTorch runs the kernels it picks for the
+machine.  The BLAS numpy then runs (threadpoolctl, if installed) is reported
+with the machine.
 """
 
 from __future__ import annotations

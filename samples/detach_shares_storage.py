@@ -1,4 +1,4 @@
-# detach() shares storage: changing the detached tensor changes the original's values too.
+# detach() shares storage: changing the detached tensor changes the original's values too (`gradcli check` reports a mismatch: x changes after it requires grad).
 x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
 d = x.detach()
 d[0] = 10.0

@@ -1,4 +1,4 @@
-# Define-by-run: the graph is whatever the code did, so a loop builds a different graph each time.
+# Define-by-run: the graph is whatever the code did, so a loop builds a different graph each time (`gradcli check` reports a mismatch: x = 0.5 sits where the branch changes).
 x = torch.tensor(0.5, requires_grad=True)
 y = x
 for i in range(4):

@@ -1,7 +1,7 @@
 # One training step of logistic regression: matmul + bias + binary cross-entropy with logits.
 torch.manual_seed(0)
 X = torch.randn(8, 3)
-y = (X[:, 0] > 0).float()
+y = (X[:, 0] > 0).to(X.dtype)   # 0/1 labels in X's dtype (float64 under gradcli check)
 W = torch.zeros(3, 1, requires_grad=True)
 b = torch.zeros(1, requires_grad=True)
 logits = (X @ W + b).squeeze(1)

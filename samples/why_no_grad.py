@@ -1,4 +1,4 @@
-# Six tensors, six reasons their .grad stays None: see the "why no gradient" table of `gradcli run`,
+# Six tensors, six reasons their .grad stays None (`gradcli check` reports a mismatch: s and d use x outside autograd): see the "why no gradient" table of `gradcli run`,
 # or ask for one: gradcli why samples/why_no_grad.py w
 x = torch.tensor([1.0, 2.0], requires_grad=True)
 w = torch.randn(2, requires_grad=True) * 0.1   # a non-leaf copy: the leaf that gets the gradient has no name

@@ -1,4 +1,4 @@
-# A custom Function with a deliberately wrong backward: autograd trusts it, so x.grad is silently wrong.
+# A custom Function with a deliberately wrong backward: autograd trusts it, so x.grad is silently wrong (`gradcli check` reports a mismatch).
 #   gradcli check samples/wrong_backward.py --per-node   names SquareBackward (line 18) as the wrong rule
 class Square(torch.autograd.Function):
     @staticmethod

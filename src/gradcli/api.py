@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 import numpy as np
 
+from .errors import ArgumentTypeError
 from .autograd import dtypes as dt
 from .autograd import anomaly, engine, grad_mode
 from .autograd.tensor import Size, Tensor
@@ -57,7 +58,7 @@ def is_tensor(obj) -> bool:
 
 def _tensor_arg(fn: str, input) -> Tensor:
     if not isinstance(input, Tensor):
-        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        raise ArgumentTypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     return input
 
 

@@ -22,6 +22,8 @@ from typing import Callable, Optional
 
 __all__ = [
     "GradcliError",
+    "ArgumentTypeError",
+    "ArgumentIndexError",
     "ERROR_KINDS",
     "WARNING_KINDS",
     "error_class",
@@ -135,6 +137,19 @@ DetachViewError = _kind(
 AssertionErrorKind = _kind("assertion", "")
 LimitError = _kind("limit", "Raise the limit with its command-line option if the program really needs more.")
 RuntimeErrorKind = _kind("runtime", "")
+
+
+class ArgumentTypeError(TypeError):
+    """PyTorch's TypeError for an argument of the wrong type or count, raised on purpose by the engine.
+
+    The interpreter maps it to kind ``type`` at the file's line (``lang.errmap``).  A plain ``TypeError`` that
+    comes out of the engine's own code is a bug of gradcli (exit status 70), unless an argument of the call has
+    a type PyTorch refuses there (``errmap.diagnose_call``)."""
+
+
+class ArgumentIndexError(IndexError):
+    """PyTorch's IndexError (a dimension or index out of range), raised on purpose by the engine; kind
+    ``index``.  A plain ``IndexError`` out of the engine's own code is a bug, as for :class:`ArgumentTypeError`."""
 
 
 class InternalError(Exception):

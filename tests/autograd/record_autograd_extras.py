@@ -14,6 +14,9 @@ run the same snippets against gradcli's ``torch`` namespace -- no torch needed.
 
 The helpers below (``encode``, ``run_snippet`` ...) are shared with the tests,
 so this module imports torch only in :func:`main`.
+
+PyTorch runs with ATEN_CPU_CAPABILITY=avx2 (set before torch is imported: gradcli.host.pin_torch), so the
+expectations are PyTorch's AVX2 kernels on any host (SPEC §2b Hosts).
 """
 
 from __future__ import annotations
@@ -1464,9 +1467,13 @@ GROUPS = {
 def main(argv: list[str]) -> int:
     import warnings
 
+    from gradcli import host
+
+    host.pin_torch()
     import torch
     import torch.nn.functional
     import torch.utils.checkpoint
+    host.require_torch_avx2()
 
     @contextlib.contextmanager
     def capture():

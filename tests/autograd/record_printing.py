@@ -8,6 +8,9 @@ Each case stores the input (values as nested lists, non-finite numbers as the
 strings "nan"/"inf"/"-inf", plus shape, dtype, default dtype and autograd flags)
 and PyTorch's exact ``str(t)``.  test_printing.py replays them through
 gradcli.autograd.printing.format_tensor without needing torch.
+
+PyTorch runs with ATEN_CPU_CAPABILITY=avx2 (set before torch is imported: gradcli.host.pin_torch), so the
+expectations are PyTorch's AVX2 kernels on any host (SPEC §2b Hosts).
 """
 
 from __future__ import annotations
@@ -16,7 +19,12 @@ import json
 import math
 from pathlib import Path
 
-import torch
+from gradcli import host
+
+host.pin_torch()
+import torch  # noqa: E402
+
+host.require_torch_avx2()
 
 OUT = Path(__file__).with_name("data") / "printing_cases.json"
 

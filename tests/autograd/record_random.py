@@ -11,6 +11,9 @@ operations on the default generator (``randn``, ``rand``, ``randint``,
 consumed.  Each result is stored as its exact bytes (little-endian hex) with
 its dtype and shape; test_random.py replays the operations on
 gradcli.autograd.random.Generator and compares the bytes, without torch.
+
+PyTorch runs with ATEN_CPU_CAPABILITY=avx2 (set before torch is imported: gradcli.host.pin_torch), so the
+expectations are PyTorch's AVX2 kernels on any host (SPEC §2b Hosts).
 """
 
 from __future__ import annotations
@@ -21,7 +24,12 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-import torch
+from gradcli import host
+
+host.pin_torch()
+import torch  # noqa: E402
+
+host.require_torch_avx2()
 
 OUT = Path(__file__).with_name("data") / "random_cases.json"
 

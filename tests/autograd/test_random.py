@@ -87,8 +87,19 @@ for _case in CASES:
     GROUPS.setdefault(_group_key(_case), []).append(_case)
 
 
-@pytest.mark.parametrize("key", sorted(GROUPS))
-def test_stream_matches_pytorch(key):
+def _draws_float64_normals(key) -> bool:
+    return any(op.get("dtype") == "float64" and op["op"] in ("randn", "normal_")
+               for c in GROUPS[key] for op in c["ops"])
+
+
+@pytest.mark.parametrize("key, libm", [(k, "probed") for k in sorted(GROUPS)]
+                         + [(k, "math_fallback") for k in sorted(GROUPS) if _draws_float64_normals(k)])
+def test_stream_matches_pytorch(key, libm, monkeypatch):
+    # "math_fallback" forces the branch taken where numpy's float64 log/sin/cos differ from the C library's
+    # (an AVX-512 host whose numpy was not pinned): the float64 normal fill then calls math element by
+    # element, and must give the same bits (it once passed rows to math.log: a TypeError for n >= 16)
+    if libm == "math_fallback":
+        monkeypatch.setattr(R, "_LIBM_OK", False)
     failures = []
     for case in GROUPS[key]:
         g = R.Generator(case["seed"])
@@ -377,9 +388,31 @@ def test_masked_24_bit_draws_continue_the_stream():
 
 def test_libm_agreement_check_runs():
     # numpy's float64 log/sin/cos must equal the C library's (Python's math); when they
-    # do not, the module falls back to math, so this only checks the probe itself
+    # do not, the module falls back to math (forced both ways below and in test_stream_matches_pytorch)
     assert R._numpy_matches_libm() in (True, False)
     assert math.isclose(float(R._libm("log", np.array([2.0]))[0]), math.log(2.0), rel_tol=0, abs_tol=0)
+
+
+def test_numpy_is_pinned_so_it_agrees_with_libm():
+    # with gradcli.host's pin (numpy's AVX-512 loops off) numpy's float64 log/log1p/sin/cos are the C
+    # library's on every x86-64 host, so the fast branch is the one a gradcli process takes
+    from gradcli import host
+
+    if host.numpy_pinned() and host._is_x86_64():
+        R._LIBM_OK = None
+        assert R._numpy_matches_libm() is True
+
+
+@pytest.mark.parametrize("shape", [(1,), (7,), (4, 4), (2, 3, 5), (16, 1)])
+@pytest.mark.parametrize("name", ["log", "log1p", "sin", "cos"])
+def test_libm_fallback_any_shape(name, shape, monkeypatch):
+    x = np.linspace(0.05, 0.95, int(np.prod(shape))).reshape(shape)
+    want = np.array([getattr(math, name)(v) for v in x.ravel().tolist()]).reshape(shape)
+    monkeypatch.setattr(R, "_LIBM_OK", False)
+    got = R._libm(name, x)
+    assert got.shape == shape and np.array_equal(got.view(np.uint64), want.view(np.uint64))
+    got_t = R._libm(name, x.T)  # non-contiguous
+    assert np.array_equal(got_t.view(np.uint64), want.T.view(np.uint64))
 
 
 def test_two_thread_normal_kernel_matches_pytorch():

@@ -5,10 +5,14 @@
 Each case's options are in its first line (``# gradcli: ...``), which the
 oracle reads itself.  The expectations are what PyTorch does, never gradcli's
 own output; the tests compare gradcli with them.
+
+PyTorch runs with ATEN_CPU_CAPABILITY=avx2 (set before torch is imported: gradcli.host.pin_torch), so the
+expectations are PyTorch's AVX2 kernels on any host (SPEC §2b Hosts).
 """
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +25,12 @@ def torch_graph(case: Path) -> dict:
     """The autograd graph PyTorch builds for a ``graph_*.py`` case, numbered breadth-first from the
     roots (named tensors with a grad_fn that no other named tensor's graph reaches), as gradcli's
     ``graph --format json`` numbers it: [{"name", "tensor", "next": [[id|null, index]]}]."""
+    from gradcli import host
+
+    host.pin_torch()
     import torch
+
+    host.require_torch_avx2()
 
     g: dict = {"torch": torch, "F": torch.nn.functional}
     exec(compile(case.read_text(encoding="utf-8"), str(case), "exec"), g)  # test-data recording only
@@ -68,7 +77,7 @@ def main() -> int:
     bad = 0
     for case in sorted((HERE / "data").glob("*.py")):
         out = subprocess.run([sys.executable, str(oracle), "run", case.name, "--json"], cwd=case.parent,
-                             capture_output=True, text=True)
+                             env=dict(os.environ, ATEN_CPU_CAPABILITY="avx2"), capture_output=True, text=True)
         if out.returncode not in (0, 1) or not out.stdout.strip():
             print(f"NOT RECORDED {case.name}: exit {out.returncode}: {out.stderr.strip()[-300:]}")
             bad += 1

@@ -111,6 +111,24 @@ def test_internal_error_is_70_with_short_panel(runner, monkeypatch):
     assert r.stdout == ""
 
 
+@pytest.mark.parametrize("exc", [TypeError("must be real number, not list"), IndexError("list index out of range")])
+def test_engine_type_or_index_bug_is_internal_not_the_files_error(runner, monkeypatch, tmp_path, exc):
+    # issue 16: the float64 normal fill's fallback passed rows to math.log on AVX-512 hosts, and the TypeError
+    # was shown as the user's `type` error at their randn line; an exception of gradcli's own code is exit 70
+    from gradcli.autograd import random as R
+
+    def broken(name, x):
+        raise exc
+
+    monkeypatch.setattr(R, "_libm", broken)
+    f = tmp_path / "f.py"
+    f.write_text("x = torch.randn(100, dtype=torch.float64)\n")
+    r = runner.invoke(app, ["run", str(f), "--json"])
+    assert r.exit_code == 70, r.stdout
+    assert "internal error" in r.stderr and type(exc).__name__ in r.stderr
+    assert '"kind": "type"' not in r.stdout and '"kind": "index"' not in r.stdout
+
+
 def test_internal_error_traceback_with_debug(runner, monkeypatch):
     _break_run_file(monkeypatch)
     r = runner.invoke(app, ["run", str(case_path("default_backward.py")), "--debug", "--json"])

@@ -7,6 +7,9 @@
 Each case runs under real PyTorch 2.13 (``gradcli.app.oracle.run_isolated``,
 with the options of its ``# gradcli:`` header) and ``NAME.expected.json`` is
 written beside it, formatted as the shared suite's expectations.
+
+PyTorch runs with ATEN_CPU_CAPABILITY=avx2 (set before torch is imported: gradcli.host.pin_torch), so the
+expectations are PyTorch's AVX2 kernels on any host (SPEC §2b Hosts).
 """
 
 from __future__ import annotations

@@ -17,8 +17,8 @@ from gradcli.lang.limits import Limits
 from gradcli.lang.parse import parse_source
 from gradcli.lang.validate import check
 
-# A module that plays "engine code": exceptions raised in it (other than TypeError/IndexError)
-# are internal bugs, which the interpreter must let through unchanged.
+# A module that plays "engine code": exceptions raised in it (other than the deliberate
+# ArgumentTypeError/ArgumentIndexError) are internal bugs, which the interpreter must let through unchanged.
 fake_engine = types.ModuleType("gradcli.fake_engine")
 sys.modules["gradcli.fake_engine"] = fake_engine
 exec(  # test scaffolding: defines the fake engine classes *inside* a gradcli.* module
@@ -27,7 +27,8 @@ exec(  # test scaffolding: defines the fake engine classes *inside* a gradcli.* 
         from gradcli import errors
 
         class Box:
-            _gradcli_public = frozenset({"value", "double", "grad", "warn_me", "boom", "bad_type", "call", "set_me"})
+            _gradcli_public = frozenset({"value", "double", "grad", "warn_me", "boom", "bad_type", "call", "set_me",
+                                         "plain_type_bug", "plain_index_bug", "takes_tensor"})
             _gradcli_settable = frozenset({"grad"})
             _gradcli_unsupported = frozenset({"cumsum"})
 
@@ -57,7 +58,17 @@ exec(  # test scaffolding: defines the fake engine classes *inside* a gradcli.* 
                 return {}["missing"]  # an engine bug: KeyError inside engine code
 
             def bad_type(self):
-                raise TypeError("Box.bad_type() takes a float")  # wrong argument: a user error
+                raise errors.ArgumentTypeError("Box.bad_type() takes a float")  # wrong argument: a user error
+
+            def plain_type_bug(self):
+                import math
+                return math.log([1.0])  # an engine bug: a TypeError Python raises inside engine code
+
+            def plain_index_bug(self):
+                return [][0]  # an engine bug: an IndexError inside engine code
+
+            def takes_tensor(self, input):
+                return input.shape  # AttributeError on a wrong argument: diagnosed from the parameter name
 
             def call(self, fn, *args):
                 return fn(*args)
@@ -229,6 +240,16 @@ def test_internal_engine_error_propagates_unchanged():
 def test_type_error_from_engine_is_a_user_error():
     e = error_of("x = 1\ny = box.bad_type()\n")
     assert (e.kind, e.line, e.col) == ("type", 2, 4)
+
+
+@pytest.mark.parametrize("method, exc", [("plain_type_bug", TypeError), ("plain_index_bug", IndexError)])
+def test_plain_type_or_index_error_inside_engine_is_internal(method, exc):
+    # issue 16: the float64 normal fill's fallback once passed rows to math.log, and the TypeError was
+    # reported as the user's `type` error at their randn line; a TypeError/IndexError the engine did not
+    # raise on purpose is gradcli's bug (exit 70), never a kind of the file
+    with pytest.raises(exc) as ei:
+        run_src(f"y = box.{method}()\n")
+    assert not isinstance(ei.value, GradcliError)
 
 
 def test_python_errors_in_user_code_are_user_errors():

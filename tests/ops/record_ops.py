@@ -8,6 +8,9 @@ Each case is a few lines of PyTorch code with literal inputs (so gradcli sees th
 expectation is what :func:`ops_harness.run_case` sees under real PyTorch: values, dtype, grad_fn, the graph,
 gradients for a fixed cotangent, second derivatives for ``double`` cases, warnings and error kinds.
 ``test_ops_recorded.py`` replays every case against gradcli without PyTorch.
+
+PyTorch runs with ATEN_CPU_CAPABILITY=avx2 (set before torch is imported: gradcli.host.pin_torch), so the
+expectations are PyTorch's AVX2 kernels on any host (SPEC §2b Hosts).
 """
 
 from __future__ import annotations
@@ -593,8 +596,12 @@ def torch_warnings():
 
 
 def main() -> None:
+    from gradcli import host
+
+    host.pin_torch()
     import torch
     import torch.nn.functional as F
+    host.require_torch_avx2()
 
     ids = set()
     out = []

@@ -6,6 +6,9 @@ Needs PyTorch (2.13.0 CPU is the reference).  Run from the repository root:
     python tests/ops/record_ops_elementwise.py
 
 ``test_ops_recorded.py`` replays these cases too, without PyTorch.
+
+PyTorch runs with ATEN_CPU_CAPABILITY=avx2 (set before torch is imported: gradcli.host.pin_torch), so the
+expectations are PyTorch's AVX2 kernels on any host (SPEC §2b Hosts).
 """
 
 from __future__ import annotations
@@ -418,8 +421,12 @@ case("backward_op/abs", "x = torch.tensor([-2.0, -0.5, 0.0, 0.5, 3.0], requires_
 
 
 def main() -> None:
+    from gradcli import host
+
+    host.pin_torch()
     import torch
     import torch.nn.functional as F
+    host.require_torch_avx2()
 
     ids = set()
     out = []

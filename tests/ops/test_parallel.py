@@ -87,3 +87,43 @@ def test_fused_grad_minus_rounds_once():
     s = g.sum(axis=1, keepdims=True)
     want = (g.astype(np.float64) - e.astype(np.float64) * s.astype(np.float64)).astype(np.float32)
     assert want.tobytes() == nn._fused_grad_minus(g, e, s).tobytes()
+
+
+# --- matrix products (OpenBLAS is pinned to one thread: gradcli.host) ---------------------------------------
+
+_MM_SHAPES = [((64, 48), (48, 40)), ((5, 64, 48), (48, 40)), ((3, 1, 9, 30), (4, 30, 7)), ((65, 48), (48,)),
+              ((2, 33), (33, 2))]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("sa, sb", _MM_SHAPES)
+def test_matmul_split_is_two_halves_of_rows(sa, sb, dtype, monkeypatch):
+    # forced split (threshold 0): the result is exactly the two row-halves computed each by one call,
+    # whatever the machine's core count; and the same again on a second call
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal(sa) * 4).astype(dtype)
+    b = (rng.standard_normal(sb) * 4).astype(dtype)
+    monkeypatch.setattr(P, "MATMUL_PARALLEL_MIN", 0)
+    got = P.matmul(a, b)
+    h = a.shape[-2] // 2
+    want = np.concatenate([np.matmul(a[..., :h, :], b), np.matmul(a[..., h:, :], b)],
+                          axis=-1 if b.ndim == 1 else -2)
+    assert got.dtype == want.dtype and got.shape == np.matmul(a, b).shape
+    assert got.tobytes() == want.tobytes()
+    assert P.matmul(a, b).tobytes() == got.tobytes()
+    np.testing.assert_allclose(got, np.matmul(a, b), rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize("sa, sb", _MM_SHAPES + [((1, 50), (50, 3)), ((50,), (50, 3))])
+def test_matmul_below_the_threshold_is_one_call(sa, sb, monkeypatch):
+    rng = np.random.default_rng(4)
+    a, b = rng.standard_normal(sa).astype(np.float32), rng.standard_normal(sb).astype(np.float32)
+    monkeypatch.setattr(P, "MATMUL_PARALLEL_MIN", float("inf"))
+    assert P.matmul(a, b).tobytes() == np.matmul(a, b).tobytes()
+
+
+def test_matmul_shape_errors_are_numpys():
+    with pytest.raises(ValueError):
+        P.matmul(np.ones((4000, 3)), np.ones((4, 2000)))
+    with pytest.raises(ValueError):
+        P.matmul(np.ones((2, 4000, 30)), np.ones((3, 30, 2000)))

@@ -95,6 +95,8 @@ class Comparison:
     pytorch: Optional[dict]
     differences: list[Difference] = field(default_factory=list)
     note: str = ""
+    #: the reference that ran the PyTorch side: {"torch": version, "cpu_capability": "AVX2"} (SPEC §2b Hosts)
+    reference: dict = field(default_factory=dict)
 
     @property
     def identical(self) -> bool:
@@ -365,8 +367,8 @@ def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any 
     except oracle.OracleInvocationError as e:
         raise UsageProblem(f"PyTorch refused the options: {e}") from None
     except oracle.OracleFailure as e:
-        return Comparison(display, gdoc, None, note=f"the PyTorch side failed: {e}")
-    return Comparison(display, gdoc, pdoc, diff_documents(gdoc, pdoc))
+        return Comparison(display, gdoc, None, note=f"the PyTorch side failed: {e}", reference=oracle.reference())
+    return Comparison(display, gdoc, pdoc, diff_documents(gdoc, pdoc), reference=oracle.reference())
 
 
 def compare_document(c: Comparison) -> dict:
@@ -376,6 +378,7 @@ def compare_document(c: Comparison) -> dict:
         "file": c.file,
         "identical": c.identical,
         "note": c.note,
+        "reference": c.reference,
         "differences": [d.as_dict() for d in c.differences],
         "gradcli": c.gradcli,
         "pytorch": c.pytorch,

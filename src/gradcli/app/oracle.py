@@ -119,6 +119,9 @@ def torch_available() -> bool:
 
 
 def _torch() -> Any:
+    from .. import host
+
+    host.pin_torch()  # PyTorch's AVX2 kernels on every host (SPEC §2b Hosts), set before torch loads
     try:
         import torch
     except ImportError as e:
@@ -127,6 +130,19 @@ def _torch() -> Any:
 
 
 _PRELOADED = False
+
+
+def reference() -> dict:
+    """Which PyTorch answers: ``{"torch": "2.13.0+cpu", "cpu_capability": "AVX2"}`` once it is loaded
+    (``torch.backends.cpu.get_cpu_capability()``: AVX2 on every host, as :func:`_torch` pins it), else {}."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return {}
+    try:
+        cap = str(torch.backends.cpu.get_cpu_capability())
+    except AttributeError:  # pragma: no cover - a torch without backends.cpu
+        cap = "unknown"
+    return {"torch": str(torch.__version__), "cpu_capability": cap}
 
 
 def _preload() -> None:

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GradcliError, error_class, warn
+from ..errors import ArgumentTypeError, error_class, GradcliError, warn
 
 __all__ = [
     "apply_checked",
@@ -108,7 +108,7 @@ class set_detect_anomaly:
 
     def __init__(self, mode: bool, check_nan: bool = True) -> None:
         if not isinstance(mode, bool):
-            raise TypeError(f"set_detect_anomaly(): argument 'mode' must be bool, not {type(mode).__name__}")
+            raise ArgumentTypeError(f"set_detect_anomaly(): argument 'mode' must be bool, not {type(mode).__name__}")
         self.prev = state.enabled
         self.prev_check_nan = state.check_nan
         set_anomaly_enabled(mode, check_nan)

@@ -12,6 +12,7 @@ float counts as the default dtype, a Python int as int64, a bool as bool.
 from __future__ import annotations
 
 import numpy as np
+from ..errors import ArgumentTypeError
 
 __all__ = [
     "dtype", "float16", "float32", "float64", "int32", "int64", "int8", "int16", "uint8", "bool_",
@@ -90,7 +91,7 @@ def set_default_dtype(d) -> None:
     if isinstance(d, str):
         d = by_name(d)
     if not isinstance(d, dtype) or d not in (float32, float64, float16):
-        raise TypeError("only floating-point types are supported as the default type")
+        raise ArgumentTypeError("only floating-point types are supported as the default type")
     _default[0] = d
 
 

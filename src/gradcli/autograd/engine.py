@@ -30,7 +30,7 @@ import weakref
 import numpy as np
 from typing import Optional, Sequence
 
-from ..errors import error_class, warn
+from ..errors import ArgumentTypeError, error_class, warn
 from . import anomaly as _anomaly
 from . import limits as _limits
 from . import grad_mode
@@ -153,7 +153,7 @@ def _make_grads(outputs: list, grads: list, is_grads_batched: bool = False) -> l
             else:
                 out.append(None)
         else:
-            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
+            raise ArgumentTypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
     return out
 
 
@@ -258,7 +258,7 @@ def _call_hooks(hooks: list, g: Optional[Tensor]) -> Optional[Tensor]:
             if g is None:  # PyTorch's check_single_result
                 raise error_class("runtime")("can't replace a None gradient with a non-None value")
             if not isinstance(r, Tensor):
-                raise TypeError(f"hook returned an object of type {type(r).__name__}, expected a Tensor or None")
+                raise ArgumentTypeError(f"hook returned an object of type {type(r).__name__}, expected a Tensor or None")
             if r._data.shape != g._data.shape:
                 raise error_class("runtime")(
                     f"hook returned a gradient of shape {list(r._data.shape)}, expected {list(g._data.shape)}",
@@ -607,7 +607,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: Optional[bool] = None
     """
     outs = _as_list(outputs)
     if inputs is None:  # PyTorch: tuple(inputs)
-        raise TypeError("'NoneType' object is not iterable")
+        raise ArgumentTypeError("'NoneType' object is not iterable")
     ins_was_tensor = isinstance(inputs, Tensor)
     ins = _as_list(inputs)
     gouts = _as_list(grad_outputs) if grad_outputs is not None else [None] * len(outs)

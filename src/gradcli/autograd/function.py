@@ -54,7 +54,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import error_class, warn
+from ..errors import ArgumentTypeError, error_class, warn
 from . import grad_mode
 from .graph import Node, SavedTensor, accumulate_grad_node, collect_edge
 from .graph import source_position as _pos
@@ -148,7 +148,7 @@ class BackwardCFunction(Node):
     def set_materialize_grads(self, value: bool) -> None:
         """With False, backward receives None (not zeros) for outputs that got no gradient."""
         if not isinstance(value, bool):
-            raise TypeError(f"set_materialize_grads(): argument 'value' must be bool, not {type(value).__name__}")
+            raise ArgumentTypeError(f"set_materialize_grads(): argument 'value' must be bool, not {type(value).__name__}")
         self.__dict__["_materialize"] = value
 
     @property
@@ -436,7 +436,7 @@ def _save_variables(node: BackwardCFunction) -> None:
         if t is None:
             saved.append(None)
         elif not isinstance(t, Tensor):
-            raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+            raise ArgumentTypeError(f"save_for_backward can only save variables, but argument {i} is of type "
                             f"{_py_type_name(t)}")
         else:
             saved.append(SavedTensor(t, is_output=t._grad_fn is node))

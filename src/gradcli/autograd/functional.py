@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import error_class
+from ..errors import ArgumentTypeError, error_class
 from . import engine, grad_mode
 from .tensor import Tensor
 
@@ -70,9 +70,9 @@ def _as_tuple(inp: Any, arg_name: str | None = None, fn_name: str | None = None)
     for i, el in enumerate(inp):
         if not isinstance(el, Tensor):
             if is_inp_tuple:
-                raise TypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
+                raise ArgumentTypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
                                 f"the value at index {i} has type {_type_repr(el)}.")
-            raise TypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple of Tensors but the "
+            raise ArgumentTypeError(f"The {arg_name} given to {fn_name} must be either a Tensor or a tuple of Tensors but the "
                             f"given {arg_name} has type {_type_repr(el)}.")
     return is_inp_tuple, inp
 

@@ -8,6 +8,7 @@ when merely called.  The state lives in one place (:data:`state`).
 from __future__ import annotations
 
 import functools
+from ..errors import ArgumentTypeError
 
 __all__ = ["state", "is_grad_enabled", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_inference_mode_enabled", "reset"]
@@ -104,7 +105,7 @@ class set_grad_enabled(_Mode):
 
     def __init__(self, mode: bool) -> None:
         if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
+            raise ArgumentTypeError(f"set_grad_enabled(): argument 'mode' must be bool, not {type(mode).__name__}")
         self.mode = mode
         self._prev = (state.enabled, state.inference, state.inference_grad)
         _set_grad(mode)

@@ -446,10 +446,13 @@ def _numpy_matches_libm() -> bool:
 
 
 def _libm(name: str, x: np.ndarray) -> np.ndarray:
+    """The C library's float64 ``name`` (log, log1p, sin, cos) of every element of ``x``, any shape: numpy's
+    loop where it gives the C library's bits (:func:`_numpy_matches_libm`), else ``math`` element by element."""
     if _numpy_matches_libm():
         return getattr(np, name)(x)
     fn = getattr(math, name)
-    return np.fromiter((fn(v) for v in x.tolist()), dtype=_F64, count=x.size).reshape(x.shape)
+    flat = np.ravel(x).tolist()  # a flat list of floats whatever x's shape (tolist of 2-d x gives rows)
+    return np.fromiter(map(fn, flat), dtype=_F64, count=len(flat)).reshape(x.shape)
 
 
 # --------------------------------------------------------------------------------------

@@ -20,7 +20,8 @@ from typing import Any, Optional
 
 import numpy as np
 
-from ..errors import GradcliError, error_class, warn
+from .. import host as _host
+from ..errors import ArgumentIndexError, ArgumentTypeError, error_class, GradcliError, warn
 from . import dtypes as _dt
 from .grad_mode import state as _mode
 from . import limits as _limits
@@ -28,6 +29,8 @@ from .graph import RemovableHandle, accumulate_grad_node
 from .graph import source_position as _pos
 
 __all__ = ["Tensor", "Size"]
+
+_host.check_numpy()  # numpy runs the pinned, host-independent loops (a HostWarning when it was loaded first)
 
 
 class Size(tuple):
@@ -101,7 +104,7 @@ class Tensor:
         return t
 
     def __init__(self, *args, **kwargs) -> None:  # torch.Tensor(...) direct construction is not offered
-        raise TypeError("use torch.tensor(...) to create a tensor")
+        raise ArgumentTypeError("use torch.tensor(...) to create a tensor")
 
     # --- flags -------------------------------------------------------------------------
     @property
@@ -203,7 +206,7 @@ class Tensor:
     def grad(self, value) -> None:
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                raise ArgumentTypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(value).__name__}")
             if value._dtype is not self._dtype:
                 raise error_class("runtime")("assigned grad has data of a different type")
@@ -324,7 +327,7 @@ class Tensor:
     @data.setter
     def data(self, value: "Tensor") -> None:
         if not isinstance(value, Tensor):
-            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+            raise ArgumentTypeError(f"data must be a Tensor, not {type(value).__name__}")
         self._data = value._data
         self._dtype = value._dtype
 
@@ -399,12 +402,12 @@ class Tensor:
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
+            raise ArgumentTypeError("len() of a 0-d tensor")
         return self._data.shape[0]
 
     def __iter__(self):
         if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
+            raise ArgumentTypeError("iteration over a 0-d tensor")
         return iter(self.unbind(0))  # PyTorch iterates through unbind (UnbindBackward0)
 
     def __bool__(self) -> bool:
@@ -428,7 +431,7 @@ class Tensor:
 
     def __index__(self) -> int:
         if self._dtype.is_floating_point or self._data.size != 1:
-            raise TypeError("only integer tensors of a single element can be converted to an index")
+            raise ArgumentTypeError("only integer tensors of a single element can be converted to an index")
         return int(self._data.reshape(()).item())
 
     def __hash__(self) -> int:
@@ -456,14 +459,14 @@ class Tensor:
             except ValueError as e:
                 raise error_class("runtime")(f"ValueError: {e}") from None
         if spec:
-            raise TypeError("unsupported format string passed to Tensor.__format__")
+            raise ArgumentTypeError("unsupported format string passed to Tensor.__format__")
         return str(self)
 
 
 def _wrap_dim(dim: int, ndim: int) -> int:
     n = max(ndim, 1)
     if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        raise ArgumentIndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
 
 

@@ -14,8 +14,10 @@
   a ``gradcli.*`` module outside ``gradcli.lang`` between the catching closure
   and the raise point) is an internal bug, as is any exception of another
   type: it is returned unchanged so it propagates to the CLI (exit 70) --
-  except TypeError/IndexError, which the engine raises for wrong arguments
-  just as PyTorch does, OverflowError (a number of the file that does not fit
+  except the engine's deliberate ``ArgumentTypeError``/``ArgumentIndexError``
+  (PyTorch's TypeError/IndexError for wrong arguments; a *plain* TypeError or
+  IndexError out of engine code is a bug, unless :func:`diagnose_call` finds
+  an argument of a type PyTorch refuses), OverflowError (a number of the file that does not fit
   a dtype: PyTorch's "Overflow when unpacking long", ``runtime``), a ValueError
   raised by numpy itself (a value of the file numpy refuses, ``runtime``), and
   RecursionError/MemoryError, always ``limit``.
@@ -37,10 +39,11 @@ from __future__ import annotations
 from types import TracebackType
 from typing import Any, Optional
 
-from ..errors import GradcliError, error_class
+from ..errors import ArgumentIndexError, ArgumentTypeError, GradcliError, error_class
 
 __all__ = ["fix", "convert", "python_kind", "raised_in_engine", "diagnose_call", "fix_call"]
 
+_DELIBERATE = (ArgumentTypeError, ArgumentIndexError)
 _RUNTIME_TYPES = (ArithmeticError, ValueError, LookupError, AttributeError, RuntimeError, UnicodeError)
 
 
@@ -78,10 +81,23 @@ def _raised_in_numpy(exc: BaseException) -> bool:
     return isinstance(mod, str) and mod.startswith("gradcli.") and type(exc).__module__.startswith("numpy")
 
 
+def _engine_bug(exc: BaseException) -> bool:
+    """A TypeError/IndexError that gradcli's engine did not raise on purpose (not an ``ArgumentTypeError`` /
+    ``ArgumentIndexError``) but that came out of its own code: a bug of gradcli, not the file's ``type`` or
+    ``index`` error (a float64 fill passing a list to ``math.log`` was once reported as the user's error)."""
+    if not isinstance(exc, (TypeError, IndexError)) or isinstance(exc, _DELIBERATE):
+        return False
+    if type(exc) is TypeError and str(exc).endswith("object is not callable"):
+        return False  # the engine calling what the file gave as a hook or function: PyTorch's TypeError too
+    return raised_in_engine(exc)
+
+
 def python_kind(exc: BaseException) -> Optional[str]:
     """The SPEC §4 kind of a Python exception raised by user operations, or None (internal)."""
     if isinstance(exc, (RecursionError, MemoryError)):
         return "limit"
+    if _engine_bug(exc):
+        return None
     if isinstance(exc, TypeError):
         return "type"
     if isinstance(exc, IndexError):
@@ -289,7 +305,7 @@ def diagnose_call(exc: BaseException, f: Any, args: Any, kwargs: Optional[dict])
 def fix_call(exc: BaseException, f: Any, args: Any, kwargs: Optional[dict], line: Optional[int],
              col: Optional[int]) -> BaseException:
     """:func:`fix` for a failed call, with :func:`diagnose_call` for what would be an internal error."""
-    if getattr(exc, "rediagnose", False) is True or (
+    if getattr(exc, "rediagnose", False) is True or _engine_bug(exc) or (
             not isinstance(exc, (GradcliError, TypeError, IndexError, RecursionError, MemoryError))
             and isinstance(exc, Exception) and raised_in_engine(exc)):
         # an engine function failed on what the file gave it: a wrong argument type is PyTorch's TypeError

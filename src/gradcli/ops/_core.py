@@ -16,7 +16,7 @@ from ..autograd.grad_mode import state as mode
 from ..autograd.graph import Node, SavedTensor, accumulate_grad_node
 from ..autograd.graph import source_position as _pos
 from ..autograd.tensor import Tensor
-from ..errors import error_class
+from ..errors import ArgumentTypeError, error_class
 
 np.seterr(all="ignore")  # PyTorch gives inf/nan silently; so do we
 
@@ -165,14 +165,14 @@ def as_tensor(x, like: Tensor | None = None) -> Tensor:
     if isinstance(x, _SCALARS):
         d = dt.result_type(x)
         return Tensor._from_data(np.asarray(x, dtype=d.np), d)
-    raise TypeError(f"expected a Tensor or a number, got {type(x).__name__}")
+    raise ArgumentTypeError(f"expected a Tensor or a number, got {type(x).__name__}")
 
 
 def result_dtype(*xs) -> dt.dtype:
     """PyTorch's result dtype for Tensors and Python scalars (TypeError for other values)."""
     for x in xs:
         if not isinstance(x, (Tensor,) + _SCALARS):
-            raise TypeError(f"unsupported operand type: {type(x).__name__}")
+            raise ArgumentTypeError(f"unsupported operand type: {type(x).__name__}")
     return dt.result_type(*xs)
 
 

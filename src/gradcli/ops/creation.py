@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ..errors import error_class, warn
+from ..errors import ArgumentTypeError, error_class, warn
 from ..autograd.graph import source_position as _pos
 from ._core import Node, Tensor, check_numel, dt, record
 from .registry import register
@@ -27,7 +27,7 @@ def _size(args) -> tuple:
         if isinstance(a, Tensor) and a._data.ndim == 0 and not a._dtype.is_floating_point:
             a = int(a._data)
         if not isinstance(a, int) or isinstance(a, bool):
-            raise TypeError(f"size must be a tuple of ints, but got an element of type {type(a).__name__}")
+            raise ArgumentTypeError(f"size must be a tuple of ints, but got an element of type {type(a).__name__}")
         if a < 0:
             raise error_class("runtime")(f"Trying to create tensor with negative dimension {a}: {list(args)}")
         out.append(a)
@@ -42,7 +42,7 @@ def _dtype(dtype, default=None):
     if dtype is None:
         return default or dt.get_default_dtype()
     if not isinstance(dtype, dt.dtype):
-        raise TypeError(f"dtype must be a torch.dtype, not {type(dtype).__name__}")
+        raise ArgumentTypeError(f"dtype must be a torch.dtype, not {type(dtype).__name__}")
     return dtype
 
 
@@ -65,7 +65,7 @@ def _infer(value):
         scalars = scalars or not isinstance(v, (list, tuple))
         if isinstance(v, Tensor):
             if v._data.ndim:
-                raise TypeError("only one-element tensors can be nested inside torch.tensor([...]) here")
+                raise ArgumentTypeError("only one-element tensors can be nested inside torch.tensor([...]) here")
             kind = max(kind, v._dtype.category)
             continue
         if isinstance(v, bool):
@@ -84,7 +84,7 @@ def _infer(value):
             # first element first: the expected lengths are those along the first elements, as in PyTorch
             stack.extend((x, depth + 1) for x in reversed(v))
             continue
-        raise TypeError(f"Could not infer dtype of {type(v).__name__}")
+        raise ArgumentTypeError(f"Could not infer dtype of {type(v).__name__}")
     return kind if scalars else 2
 
 
@@ -114,7 +114,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_me
     except OverflowError:
         raise error_class("runtime")("Overflow when unpacking long") from None
     except ValueError:  # a mix of numbers and sequences at one level (PyTorch: TypeError 'not a sequence')
-        raise TypeError("not a sequence: torch.tensor needs a number or a rectangular nested list") from None
+        raise ArgumentTypeError("not a sequence: torch.tensor needs a number or a rectangular nested list") from None
     check_numel(arr.size)
     if d.category == 1 and arr.dtype.kind == "f":
         arr = np.trunc(arr)
@@ -134,12 +134,12 @@ def _size_arg(name: str, size: tuple, kw: dict) -> tuple:
     """The size of a factory: spread ints, one sequence, or ``size=``; PyTorch requires one (TypeError)."""
     if "size" in kw:
         if size:
-            raise TypeError(f"{name}() got multiple values for argument 'size'")
+            raise ArgumentTypeError(f"{name}() got multiple values for argument 'size'")
         size = (kw.pop("size"),)
     if kw:
-        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kw))}'")
+        raise ArgumentTypeError(f"{name}() got an unexpected keyword argument '{next(iter(kw))}'")
     if not size:
-        raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        raise ArgumentTypeError(f'{name}() missing 1 required positional arguments: "size"')
     return _size(size)
 
 
@@ -173,7 +173,7 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     shape = _size((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
     if isinstance(fill_value, Tensor):
         if fill_value._data.size != 1:
-            raise TypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
+            raise ArgumentTypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")
         fill_value = fill_value._data.item()
     d = _dtype(dtype, _scalar_dtype(fill_value))
     try:
@@ -261,7 +261,7 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False):
 def _like(fill):
     def fn(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None, layout=None):
         if not isinstance(input, Tensor):
-            raise TypeError(f"argument 'input' must be Tensor, not {type(input).__name__}")
+            raise ArgumentTypeError(f"argument 'input' must be Tensor, not {type(input).__name__}")
         d = _dtype(dtype, input._dtype)
         return _finish(fill(input._data.shape, d), d, requires_grad)
 
@@ -312,13 +312,13 @@ def randint(low, high=None, size=None, *, dtype=None, generator=None, device=Non
         if isinstance(high, (tuple, list)):
             low, high, size = 0, low, high
         else:
-            raise TypeError("randint() missing required argument 'size'")
+            raise ArgumentTypeError("randint() missing required argument 'size'")
     elif high is None:
         low, high = 0, low
     shape = _size((tuple(size),))
     for v in (low, high):
         if isinstance(v, float) or not hasattr(v, "__index__"):
-            raise TypeError(f"randint() received an invalid combination of arguments - got "
+            raise ArgumentTypeError(f"randint() received an invalid combination of arguments - got "
                             f"({type(low).__name__}, {type(high).__name__}, tuple): low and high must be ints")
     if low >= high:
         raise error_class("runtime")(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
@@ -381,7 +381,7 @@ def manual_seed(seed):
     if isinstance(seed, Tensor):
         seed = int(seed)
     if not isinstance(seed, int):
-        raise TypeError(f"manual_seed expected an int, got {type(seed).__name__}")
+        raise ArgumentTypeError(f"manual_seed expected an int, got {type(seed).__name__}")
     from ..autograd import random as _random
 
     return _random.manual_seed(seed)
@@ -409,7 +409,7 @@ def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=F
     def invalid():
         got = ", ".join([_arg_type(a) for a in args] + [f"{k}={_arg_type(v)}" for k, v in
                                                          (("dtype", dtype), ("device", device)) if v is not None])
-        return TypeError(f"to() received an invalid combination of arguments - got ({got})")
+        return ArgumentTypeError(f"to() received an invalid combination of arguments - got ({got})")
 
     rest = args
     if args and isinstance(args[0], (dt.dtype, Tensor)):

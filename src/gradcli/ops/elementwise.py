@@ -12,6 +12,7 @@ import math
 
 import numpy as np
 
+from ..errors import ArgumentTypeError
 from ..autograd import zerotensor as _zt
 from . import parallel as _parallel
 from ._core import Node, Tensor, dt, mode, record, record_with_number, result_dtype, saved, shape_error
@@ -59,7 +60,7 @@ def _compute(npfn, a, b, dtype):
 def _check_operands(a, b):
     if not isinstance(a, (Tensor,) + _SCALARS) or not isinstance(b, (Tensor,) + _SCALARS):
         bad = b if isinstance(a, (Tensor,) + _SCALARS) else a
-        raise TypeError(f"unsupported operand type(s): expected a Tensor or a number, got {type(bad).__name__}")
+        raise ArgumentTypeError(f"unsupported operand type(s): expected a Tensor or a number, got {type(bad).__name__}")
 
 
 def _binary_dtype(a, b):
@@ -113,7 +114,7 @@ def _check_alpha(op: str, alpha, dtype) -> None:
     if alpha == 1 and type(alpha) is int:
         return
     if not isinstance(alpha, _SCALARS):
-        raise TypeError(f"{op}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
+        raise ArgumentTypeError(f"{op}(): argument 'alpha' must be Number, not {type(alpha).__name__}")
     if isinstance(alpha, bool):
         if dtype is not dt.bool_:
             raise _runtime_error("Boolean alpha only supported for Boolean results.")
@@ -606,7 +607,7 @@ def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name
 
     def fn(input):
         if not isinstance(input, Tensor):
-            raise TypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
+            raise ArgumentTypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
         if input._dtype is dt.bool_ and name in _BOOL_REFUSED:
             raise _runtime_error(_BOOL_REFUSED[name])
         if out_variant:
@@ -852,11 +853,11 @@ def round_decimals(input, *, decimals=None):
     if decimals is None:
         return round_(input)
     if not isinstance(input, Tensor):
-        raise TypeError(f"round(): argument 'input' must be Tensor, not {type(input).__name__}")
+        raise ArgumentTypeError(f"round(): argument 'input' must be Tensor, not {type(input).__name__}")
     if isinstance(decimals, Tensor) and decimals._data.size == 1 and decimals._dtype.category == 1:
         decimals = int(decimals._data.reshape(()))  # PyTorch's parser takes a one-element integer tensor as an int
     if isinstance(decimals, bool) or not isinstance(decimals, int):  # PyTorch's parser: an int, nothing else
-        raise TypeError("round(): argument 'decimals' must be int, not "
+        raise ArgumentTypeError("round(): argument 'decimals' must be int, not "
                         f"{getattr(type(decimals), '_gradcli_type_name', None) or type(decimals).__name__}")
     if not -(1 << 63) <= decimals < (1 << 63):
         raise _runtime_error("Overflow when unpacking long long")
@@ -1165,7 +1166,7 @@ def where(condition, input=None, other=None):
     if input is None and other is None:
         return _where_nonzero(condition)
     if not isinstance(condition, Tensor):
-        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
+        raise ArgumentTypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
     if condition._dtype is dt.uint8:
         from ..errors import warn
 
@@ -1193,7 +1194,7 @@ _CPP_NAME = {"float32": "Float", "float64": "Double", "float16": "Half", "int64"
 
 def _where_nonzero(condition):
     if not isinstance(condition, Tensor):
-        raise TypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
+        raise ArgumentTypeError(f"where(): argument 'condition' (position 1) must be Tensor, not {type(condition).__name__}")
     idx = np.nonzero(np.atleast_1d(condition._data))
     return tuple(Tensor._from_data(np.ascontiguousarray(i, dtype=np.int64), dt.int64) for i in idx)
 
@@ -1228,7 +1229,7 @@ def _cmp(npfn, name):
 
 
 def _bad(x):
-    raise TypeError(f"expected a Tensor or a number, got {type(x).__name__}")
+    raise ArgumentTypeError(f"expected a Tensor or a number, got {type(x).__name__}")
 
 
 eq = _cmp(np.equal, "eq")
@@ -1281,7 +1282,7 @@ def bitwise_not(input):
 def invert_op(input):
     """~input: a TypeError for a float tensor (Tensor.__invert__), else bitwise_not."""
     if input._dtype.is_floating_point:
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        raise ArgumentTypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return bitwise_not(input)
 
 

@@ -26,7 +26,7 @@ from ..autograd.graph import inplace_log as _inplace_log
 from ..autograd.graph import SavedTensor
 from ..autograd.graph import source_position as _pos
 from ..autograd import zerotensor as _zt
-from ..errors import error_class
+from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ..autograd.tensor import view_rebase_message
 from ._core import Node, Tensor, dt, edge, record
 from .registry import register
@@ -651,7 +651,7 @@ def setitem(self, key, value):
     from .shape import _normalize_key, _np_index
 
     if not isinstance(value, (Tensor, int, float, bool)):
-        raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
+        raise ArgumentTypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
     if self._zero:
         raise _zt.error(_zt.IMMUTABLE_COPY)
     if isinstance(value, (int, float, bool)):
@@ -680,7 +680,7 @@ def setitem(self, key, value):
         try:
             data[np_key] = value._data
         except IndexError as e:
-            raise IndexError(str(e)) from None
+            raise ArgumentIndexError(str(e)) from None
         except ValueError:
             raise error_class("shape")(
                 f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast to indexing "

@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import error_class
+from ..errors import ArgumentTypeError, error_class
+from . import parallel as _parallel
 from ._core import Node, Tensor, check_numel, record, saved, shape_error
 from .registry import register
 from .shape import (
@@ -65,7 +66,7 @@ def _shape_err(msg: str, hint: str | None = None):
 
 def _need_tensor(fn: str, name: str, pos: int, x) -> None:
     if not isinstance(x, Tensor):
-        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
+        raise ArgumentTypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
 
 
 def _maybe_mul(t: Tensor, s):
@@ -93,7 +94,7 @@ def _mm_data(a: np.ndarray, b: np.ndarray, dtype, exact_k1: bool = False) -> np.
         return np.zeros(a.shape[:-1] + (b.shape[-1:] if b.ndim >= 2 else ()), dtype=dtype.np)  # a vector b: (n,)
     if a.ndim == 2 and b.ndim == 2 and a.shape[1] == 1 and (exact_k1 or (a.shape[0] > 1 and b.shape[1] > 1)):
         return np.multiply(a, b, dtype=dtype.np)
-    return np.matmul(a, b).astype(dtype.np, copy=False)
+    return _parallel.matmul(a, b).astype(dtype.np, copy=False)
 
 
 _MM_HINT = "The inner sizes must agree: (n x k) @ (k x m). Check the shapes, or transpose one operand (.t() / .mT)."
@@ -294,7 +295,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     _need_tensor("addmm", "mat2", 3, mat2)
     for n_, v_ in (("beta", beta), ("alpha", alpha)):
         if not isinstance(v_, (int, float)):
-            raise TypeError(f"addmm(): argument '{n_}' must be Number, not {type(v_).__name__}")
+            raise ArgumentTypeError(f"addmm(): argument '{n_}' must be Number, not {type(v_).__name__}")
     if mat1._data.ndim != 2:
         raise _runtime("mat1 must be a matrix, got " f"{mat1._data.ndim}-D tensor")
     if mat2._data.ndim != 2:

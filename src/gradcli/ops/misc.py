@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ..errors import error_class
+from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ._core import (
     Node,
     Tensor,
@@ -60,19 +60,19 @@ def _runtime(msg: str, hint: str | None = None):
 
 def _need_tensor(fn: str, name: str, pos: int, x) -> None:
     if not isinstance(x, Tensor):
-        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
+        raise ArgumentTypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
 
 
 def check_number(fn: str, name: str, v) -> None:
     """TypeError unless v is a Python number (PyTorch's Scalar arguments)."""
     if not isinstance(v, (int, float)):
-        raise TypeError(f"{fn}(): argument '{name}' must be Number, not {type(v).__name__}")
+        raise ArgumentTypeError(f"{fn}(): argument '{name}' must be Number, not {type(v).__name__}")
 
 
 def check_int(fn: str, name: str, v) -> None:
     """TypeError unless v is a Python int."""
     if not isinstance(v, int):
-        raise TypeError(f"{fn}(): argument '{name}' must be int, not {type(v).__name__}")
+        raise ArgumentTypeError(f"{fn}(): argument '{name}' must be int, not {type(v).__name__}")
 
 
 def check_ints(fn: str, name: str, v) -> None:
@@ -80,16 +80,16 @@ def check_ints(fn: str, name: str, v) -> None:
     items = v if isinstance(v, (list, tuple)) else (v,)
     for x in items:
         if not isinstance(x, int):
-            raise TypeError(f"{fn}(): argument '{name}' must be tuple of ints, but found element of type "
+            raise ArgumentTypeError(f"{fn}(): argument '{name}' must be tuple of ints, but found element of type "
                             f"{type(x).__name__}")
 
 
 def _wrap(dim: int, ndim: int) -> int:
     if isinstance(dim, bool) or not isinstance(dim, int):
-        raise TypeError(f"dim must be an int, not {type(dim).__name__}")
+        raise ArgumentTypeError(f"dim must be an int, not {type(dim).__name__}")
     n = ndim if ndim else 1
     if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        raise ArgumentIndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
 
 
@@ -298,7 +298,7 @@ def masked_fill(input, mask, value):
         raise _runtime("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                        f"{vt._data.ndim} dimension(s).")
     if vt is None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        raise TypeError(f"masked_fill(): argument 'value' must be Number, not {type(value).__name__}")
+        raise ArgumentTypeError(f"masked_fill(): argument 'value' must be Number, not {type(value).__name__}")
     shape = broadcast_shapes(mask._data.shape, input._data.shape)
     v = vt._data if vt is not None else value
     with np.errstate(all="ignore"):
@@ -335,7 +335,7 @@ def index_select(input, dim: int, index):
     _need_tensor("index_select", "input", 1, input)
     _need_tensor("index_select", "index", 3, index)
     if index._data.ndim > 1:
-        raise IndexError("index_select(): Index is supposed to be a vector")
+        raise ArgumentIndexError("index_select(): Index is supposed to be a vector")
     idx = _int_index("index_select", index, "index_select(): Expected dtype int32 or int64 for index").reshape(-1)
     nd = input._data.ndim
     d = _wrap(dim, nd)
@@ -346,12 +346,12 @@ def index_select(input, dim: int, index):
     bad = idx[(idx < 0) | (idx >= size)] if idx.size else idx
     if bad.size:  # (no negative index either) the message is the one of the CPU kernel's path (PyTorch 2.13)
         if nd <= 1:
-            raise IndexError("index out of range in self")
+            raise ArgumentIndexError("index out of range in self")
         if input._data.size == 0 and size == 0:
             raise _runtime("index_select(): self indexing axis dim should be positive")
         if input._data.size == 0 or d == 1:
             raise _runtime(f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={size}")
-        raise IndexError("index out of range in self")
+        raise ArgumentIndexError("index out of range in self")
     data = np.take(a, idx, axis=d)
     if nd == 0:
         data = data.reshape(())
@@ -574,7 +574,7 @@ def roll(input, shifts, dims=None):
             raise _runtime(f"shifts and dimensions must align. shifts: {len(sh)}, dims:{len(dd)}")
         if dd is not None:
             if not input._data.ndim:
-                raise IndexError(f"Dimension specified as {dd[0]} but tensor has no dimensions")
+                raise ArgumentIndexError(f"Dimension specified as {dd[0]} but tensor has no dimensions")
             dd = tuple(_wrap(d, input._data.ndim) for d in dd)
     a = input._data
     if dd is None:
@@ -629,7 +629,7 @@ def lerp(input, end, weight):
         raise _runtime(f"expected dtype {_CPP[input._dtype.name]} for `end` but got dtype {_CPP[end._dtype.name]}")
     wt = weight if isinstance(weight, Tensor) else None
     if wt is None and (isinstance(weight, bool) or not isinstance(weight, (int, float))):
-        raise TypeError(f"lerp(): argument 'weight' must be Number or Tensor, not {type(weight).__name__}")
+        raise ArgumentTypeError(f"lerp(): argument 'weight' must be Number or Tensor, not {type(weight).__name__}")
     if wt is not None and wt._dtype is not input._dtype:
         raise _runtime(f"expected dtype {_CPP[input._dtype.name]} for `weight` but got dtype {_CPP[wt._dtype.name]}")
     shapes = [input._data.shape, end._data.shape] + ([wt._data.shape] if wt is not None else [])

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import error_class, warn
+from ..errors import ArgumentIndexError, ArgumentTypeError, error_class, warn
 from . import parallel as _parallel
 from ._core import Node, SavedTensor, Tensor, broadcast_shapes, dt, mode, record, saved
 from .misc import check_int, check_number
@@ -64,7 +64,7 @@ def _runtime(msg: str, hint: str | None = None):
 
 def _need_tensor(fn: str, name: str, pos: int, x) -> None:
     if not isinstance(x, Tensor):
-        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
+        raise ArgumentTypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
 
 
 def _need_sizes(input, target) -> None:
@@ -83,10 +83,10 @@ def _need_float(kernel: str, t: Tensor) -> None:
 
 def _wrap(dim: int, ndim: int) -> int:
     if isinstance(dim, bool) or not isinstance(dim, int):
-        raise TypeError(f"dim must be an int, not {type(dim).__name__}")
+        raise ArgumentTypeError(f"dim must be an int, not {type(dim).__name__}")
     n = ndim if ndim else 1
     if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        raise ArgumentIndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
 
 
@@ -254,7 +254,7 @@ def gelu(input, approximate: str = "none"):
     """Gaussian error linear unit x * Phi(x), or its tanh approximation (GeluBackward0)."""
     _need_tensor("gelu", "input", 1, input)
     if not isinstance(approximate, str):
-        raise TypeError(f"gelu(): argument 'approximate' must be str, not {type(approximate).__name__}")
+        raise ArgumentTypeError(f"gelu(): argument 'approximate' must be str, not {type(approximate).__name__}")
     if approximate not in ("none", "tanh"):
         raise _runtime("approximate argument must be either none or tanh.")
     _need_float("GeluKernelImpl", input)
@@ -415,11 +415,11 @@ def _softmax_impl(input, dim, dtype, log: bool) -> Tensor:
     name = "log_softmax" if log else "softmax"
     _need_tensor(name, "input", 1, input)
     if isinstance(dim, bool) or not isinstance(dim, int):
-        raise TypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
+        raise ArgumentTypeError(f"{name}(): argument 'dim' must be int, not {type(dim).__name__}")
     src = input
     if dtype is not None:
         if not isinstance(dtype, dt.dtype):
-            raise TypeError(f"{name}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+            raise ArgumentTypeError(f"{name}(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
         src = input.to(dtype)
     nd = src._data.ndim
     d = _wrap(dim, nd)
@@ -490,7 +490,7 @@ def f_log_softmax(input, dim=None, _stacklevel: int = 3, dtype=None):
 def _reduction(reduction, size_average=None, reduce=None) -> str:
     """Validate reduction (PyTorch's _Reduction.get_enum / legacy_get_string)."""
     if not isinstance(reduction, str):
-        raise TypeError(f"reduction must be a str, not {type(reduction).__name__}")
+        raise ArgumentTypeError(f"reduction must be a str, not {type(reduction).__name__}")
     if size_average is not None or reduce is not None:
         sa = True if size_average is None else size_average
         rd = True if reduce is None else reduce
@@ -576,7 +576,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     x, t = _broadcast_pair(input, target)
     if weight is not None:
         if not isinstance(weight, Tensor):
-            raise TypeError(f"weight must be a Tensor, not {type(weight).__name__}")
+            raise ArgumentTypeError(f"weight must be a Tensor, not {type(weight).__name__}")
         if weight._data.shape != input._data.shape:
             raise _runtime("Weights and input must have the same size.")
         if reduction not in ("none", "mean", "sum"):
@@ -608,7 +608,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
     x, t = _broadcast_pair(input, target)
     if weight is not None:
         if not isinstance(weight, Tensor):
-            raise TypeError(f"weight must be a Tensor, not {type(weight).__name__}")
+            raise ArgumentTypeError(f"weight must be a Tensor, not {type(weight).__name__}")
         if weight._data.shape != input._data.shape:
             raise _runtime("Weights and input must have the same size.")
         if reduction not in ("none", "mean", "sum"):
@@ -924,7 +924,7 @@ def _nll_core(input: Tensor, target: Tensor, weight, reduction: str, ignore_inde
     valid = t2 != ignore_index
     bad = t2[valid & ((t2 < 0) | (t2 >= nc))]
     if bad.size:
-        raise IndexError(f"Target {int(bad[0])} is out of bounds.")
+        raise ArgumentIndexError(f"Target {int(bad[0])} is out of bounds.")
     w = weight._data.astype(np.float64) if weight is not None else np.ones(nc)
     tv = np.where(valid, t2, 0)
     rows = np.arange(t2.shape[0])

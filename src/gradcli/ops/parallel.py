@@ -1,9 +1,16 @@
-"""Two-thread evaluation of large elementwise numpy calls.
+"""Two-thread evaluation of large elementwise numpy calls and matrix products.
 
 PyTorch's CPU kernels split an elementwise op over the machine's cores (at::parallel_for, grain 32768);
 numpy runs on one.  numpy releases the GIL inside its loops, so a large call can be cut in two halves of
 the flat (C-contiguous) output and the second half computed on another thread: every element is computed
 by the same loop on the same inputs, so the values are the ones a single call gives.
+
+Matrix products: OpenBLAS runs on one thread in a gradcli process (:mod:`gradcli.host`: its own threading
+follows the machine's core count, and the bits of a product follow the threading), so :func:`matmul` splits a
+large product's rows in two halves itself.  The split depends only on the shapes, never on the machine, so a
+product has the same bits on every host (not always the bits of one unsplit call: OpenBLAS's float32 kernels
+round a block of rows differently from the whole).  Always two threads, whatever the core count, for the same
+reason.
 """
 
 from __future__ import annotations
@@ -68,6 +75,36 @@ def unary(npfn, a):
     out = np.empty(a.shape, dtype=np.asarray(npfn(fa[:1])).dtype)
     flat = out.reshape(-1)
     run(lambda lo, hi: npfn(fa[lo:hi], out=flat[lo:hi]), a.size)
+    return out
+
+
+#: multiply-adds (m * k * n) from which a product is split over two threads
+MATMUL_PARALLEL_MIN = 1 << 22
+
+
+def matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``np.matmul(a, b)``, the rows of the result (axis -2) in two halves on two threads when ``a`` has at
+    least 2 rows and the product at least ``MATMUL_PARALLEL_MIN`` multiply-adds; else one call.  Raises what
+    ``np.matmul`` raises (ValueError on shapes that do not match)."""
+    if a.ndim < 2 or b.ndim < 1 or a.shape[-2] < 2:
+        return np.matmul(a, b)
+    m, k = a.shape[-2], a.shape[-1]
+    n = b.shape[-1] if b.ndim >= 2 else 1
+    batch = 1
+    for d in a.shape[:-2]:
+        batch *= d
+    if batch * m * k * n < MATMUL_PARALLEL_MIN or (b.ndim >= 2 and b.shape[-2] != k) or (b.ndim == 1 and b.shape[0] != k):
+        return np.matmul(a, b)
+    if b.ndim == 1:  # matrix @ vector: the result's last axis is a's rows
+        out = np.empty(a.shape[:-1], dtype=np.result_type(a, b))
+        run(lambda lo, hi: np.matmul(a[..., lo:hi, :], b, out=out[..., lo:hi]), m)
+        return out
+    try:
+        shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + (m, n)
+    except ValueError:
+        return np.matmul(a, b)  # numpy's own error
+    out = np.empty(shape, dtype=np.result_type(a, b))
+    run(lambda lo, hi: np.matmul(a[..., lo:hi, :], b, out=out[..., lo:hi, :]), m)
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ArgumentTypeError, ArgumentIndexError
 from ._core import Node, Tensor, dt, record
 from .registry import register
 
@@ -24,9 +25,9 @@ def normalize_dims(dim, ndim: int) -> tuple:
     out = []
     for d in dims:
         if not isinstance(d, int) or isinstance(d, bool):
-            raise TypeError(f"dim must be an int, got {type(d).__name__}")
+            raise ArgumentTypeError(f"dim must be an int, got {type(d).__name__}")
         if not -n <= d < n:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+            raise ArgumentIndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
         out.append(d % n)
     if len(set(out)) != len(out):
         from ..errors import error_class
@@ -152,7 +153,7 @@ def _sum_dtype(t: Tensor, dtype):
 def sum(input, dim=None, keepdim: bool = False, *, dtype=None):
     """Sum of all elements (SumBackward0) or over ``dim`` (SumBackward1); ints/bools sum to int64."""
     if not isinstance(input, Tensor):
-        raise TypeError(f"sum(): argument 'input' must be Tensor, not {type(input).__name__}")
+        raise ArgumentTypeError(f"sum(): argument 'input' must be Tensor, not {type(input).__name__}")
     odt = _sum_dtype(input, dtype)
     if dim is None and not keepdim:
         data = plus_zero(_full_sum(input._data, odt))
@@ -205,7 +206,7 @@ def check_out_variant(input: Tensor, name: str) -> None:
 def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
     """Arithmetic mean (MeanBackward0 / MeanBackward1).  Integer tensors are an error, as in PyTorch."""
     if not isinstance(input, Tensor):
-        raise TypeError(f"mean(): argument 'input' must be Tensor, not {type(input).__name__}")
+        raise ArgumentTypeError(f"mean(): argument 'input' must be Tensor, not {type(input).__name__}")
     check_out_variant(input, "sum")
     odt = dtype or input._dtype
     if not odt.is_floating_point:
@@ -274,7 +275,7 @@ def sum_to_size(input: Tensor, *size) -> Tensor:
 
 def _any_all(name: str, npfn, input, dim, keepdim: bool) -> Tensor:
     if not isinstance(input, Tensor):
-        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+        raise ArgumentTypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     # dim=None: every dim; an empty list/tuple reduces nothing (unlike sum's)
     dims = normalize_dims(dim, input._data.ndim) if dim is None or not isinstance(dim, (list, tuple)) or dim \
         else ()

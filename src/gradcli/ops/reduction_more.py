@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import error_class, warn
+from ..errors import ArgumentIndexError, ArgumentTypeError, error_class, warn
 from ._core import Node, SavedTensor, Tensor, dt, record, saved
 from .reduction import check_out_variant, normalize_dims
 from .registry import REGISTRY, register
@@ -60,12 +60,12 @@ def _runtime(msg: str, hint: str | None = None):
 
 def _need_tensor(fn: str, x) -> None:
     if not isinstance(x, Tensor):
-        raise TypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
+        raise ArgumentTypeError(f"{fn}(): argument 'input' (position 1) must be Tensor, not {type(x).__name__}")
 
 
 def _check_int_dim(fn: str, dim) -> None:
     if isinstance(dim, bool) or not isinstance(dim, int):
-        raise TypeError(f"{fn}() received an invalid combination of arguments - got (dim={type(dim).__name__}), "
+        raise ArgumentTypeError(f"{fn}() received an invalid combination of arguments - got (dim={type(dim).__name__}), "
                         "but expected (int dim, bool keepdim = False)")
 
 
@@ -73,7 +73,7 @@ def _wrap(dim: int, ndim: int) -> int:
     """dim wrapped into [0, ndim) (a 0-d tensor accepts -1 and 0); IndexError as PyTorch's."""
     n = ndim if ndim else 1
     if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+        raise ArgumentIndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
     return dim % n
 
 
@@ -103,7 +103,7 @@ def _const(data, dtype) -> Tensor:
 def _reduce_dtype(t: Tensor, dtype) -> dt.dtype:
     if dtype is not None:
         if not isinstance(dtype, dt.dtype):
-            raise TypeError(f"argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+            raise ArgumentTypeError(f"argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
         return dtype
     return t._dtype if t._dtype.is_floating_point else dt.int64
 
@@ -215,7 +215,7 @@ def prod(input, dim=None, keepdim: bool = False, *, dtype=None):
     """Product of all elements (ProdBackward0) or along one dim (ProdBackward1); ints/bools -> int64."""
     _need_tensor("prod", input)
     if isinstance(dim, dt.dtype):  # prod(dtype) positional is not PyTorch's signature; accept as keyword only
-        raise TypeError("prod(): argument 'dim' must be int, not torch.dtype")
+        raise ArgumentTypeError("prod(): argument 'dim' must be int, not torch.dtype")
     odt = _reduce_dtype(input, dtype)
     src = input._data.astype(odt.np, copy=False)
     if dim is None:
@@ -311,7 +311,7 @@ def _minmax_dim(input: Tensor, dim, keepdim: bool, is_max: bool):
     d = _wrap(dim, nd)
     a = input._data if nd else input._data.reshape(1)
     if a.shape[d] == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        raise ArgumentIndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     idx = np.argmax(a, axis=d) if is_max else np.argmin(a, axis=d)
     if input._dtype.is_floating_point:
         nan = np.isnan(a)
@@ -342,13 +342,13 @@ def _minmax(input, dim, keepdim, is_max: bool, other=None):
         other, dim = dim, None
     if other is not None:
         if keepdim is not None and keepdim is not False:
-            raise TypeError(f"{name}() received an invalid combination of arguments")
+            raise ArgumentTypeError(f"{name}() received an invalid combination of arguments")
         from .elementwise import maximum, minimum
 
         return maximum(input, other) if is_max else minimum(input, other)
     if dim is None:
         if keepdim:
-            raise TypeError(f"{name}() received an invalid combination of arguments - got (keepdim=bool), but "
+            raise ArgumentTypeError(f"{name}() received an invalid combination of arguments - got (keepdim=bool), but "
                             "expected one of: (), (Tensor other), (int dim, bool keepdim = False)")
         return _minmax_full(input, is_max)
     return _minmax_dim(input, dim, bool(keepdim), is_max)
@@ -400,7 +400,7 @@ def _amaxmin(input, dim, keepdim: bool, is_max: bool):
     a = input._data
     for d in dims:
         if a.shape[d] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+            raise ArgumentIndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     fn = np.max if is_max else np.min
     data = np.asarray(fn(a, axis=dims, keepdims=keepdim)) if nd else a.copy()
     out, node = record(AmaxBackward0 if is_max else AminBackward0, data, input._dtype, (input,))
@@ -437,7 +437,7 @@ def _argmaxmin(input, dim, keepdim: bool, is_max: bool):
     if a.ndim == 0:
         return Tensor._from_data(np.asarray(0, dtype=np.int64), dt.int64)
     if a.shape[d] == 0:
-        raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+        raise ArgumentIndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     idx = fn(a, axis=d)
     if keepdim:
         idx = np.expand_dims(idx, d)
@@ -518,12 +518,12 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):
         raise _runtime("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                        f"{_TN[input._dtype.name]}", "Convert first, e.g. x.float().norm().")
     if isinstance(ord, bool) or not isinstance(ord, (int, float)):
-        raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
+        raise ArgumentTypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
     p = float(ord)
     src = input
     if dtype is not None and dtype is not input._dtype:  # computed in dtype; no ToCopy node, as PyTorch
         if not isinstance(dtype, dt.dtype):
-            raise TypeError(f"linalg_vector_norm(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
+            raise ArgumentTypeError(f"linalg_vector_norm(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
         if not dtype.is_floating_point:
             raise _runtime(f"linalg.vector_norm: dtype should be floating point or complex, but got {dtype}")
         src = Tensor._from_data(input._data.astype(dtype.np), dtype)
@@ -571,16 +571,16 @@ def norm(input, p="fro", dim=None, keepdim: bool = False, out=None, dtype=None):
 def _var_args(fn: str, dim, unbiased, keepdim, correction):
     if isinstance(dim, bool):  # var(unbiased) overload
         if unbiased is not None:
-            raise TypeError(f"{fn}() received an invalid combination of arguments")
+            raise ArgumentTypeError(f"{fn}() received an invalid combination of arguments")
         unbiased, dim = dim, None
     if unbiased is not None and correction is not None:
-        raise TypeError(f"{fn}() received an invalid combination of arguments - got (correction=..., "
+        raise ArgumentTypeError(f"{fn}() received an invalid combination of arguments - got (correction=..., "
                         "unbiased=...), but expected one of: (tuple of ints dim, bool unbiased = True, bool keepdim "
                         "= False), (tuple of ints dim = None, *, Number correction = None, bool keepdim = False)")
     if correction is None:
         correction = 1 if unbiased is None or unbiased else 0
     if not isinstance(correction, (int, float)):
-        raise TypeError(f"{fn}(): argument 'correction' must be Number, not {type(correction).__name__}")
+        raise ArgumentTypeError(f"{fn}(): argument 'correction' must be Number, not {type(correction).__name__}")
     return dim, bool(keepdim), correction
 
 

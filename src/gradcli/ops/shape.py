@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd import limits as _limits
-from ..errors import error_class
+from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ._core import Node, Tensor, check_numel, dt, mode, record, saved
 from .reduction import normalize_dims, sum_to_size
 from .registry import REGISTRY, register
@@ -25,9 +25,9 @@ from .registry import REGISTRY, register
 def _wrap(d: int, ndim: int) -> int:
     n = max(ndim, 1)
     if not isinstance(d, int):
-        raise TypeError(f"dim must be an int, got {type(d).__name__}")
+        raise ArgumentTypeError(f"dim must be an int, got {type(d).__name__}")
     if not -n <= d < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+        raise ArgumentIndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
     return d % n
 
 
@@ -71,7 +71,7 @@ def _sizes(args) -> tuple:
         args = tuple(args[0])
     for a in args:
         if not isinstance(a, int) or isinstance(a, bool):
-            raise TypeError(f"size must be a sequence of ints, got an element of type {type(a).__name__}")
+            raise ArgumentTypeError(f"size must be a sequence of ints, got an element of type {type(a).__name__}")
     return tuple(args)
 
 
@@ -482,11 +482,11 @@ def select(input, dim: int, index: int):
     """input.select(dim, index): drop dim at position index (a view; SelectBackward0)."""
     shp = input._data.shape
     if not shp:
-        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+        raise ArgumentIndexError("select() cannot be applied to a 0-dim tensor.")
     d = _wrap(dim, len(shp))
     n = shp[d]
     if not -n <= index < n:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {n}")
+        raise ArgumentIndexError(f"index {index} is out of bounds for dimension {d} with size {n}")
     i = index % n
     key = (slice(None),) * d + (i, Ellipsis)  # the Ellipsis keeps a 0-d result a view, not a numpy scalar
     data = input._data[key]
@@ -524,7 +524,7 @@ def narrow(input, dim: int, start: int, length: int):
     """input.narrow(dim, start, length) (SliceBackward0)."""
     n = input._data.shape[_wrap(dim, input._data.ndim)]
     if not -n <= start <= n:
-        raise IndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got {start})")
+        raise ArgumentIndexError(f"start out of range (expected to be in range of [{-n}, {n}], but got {start})")
     if start < 0:
         start += n
     if length < 0:
@@ -577,7 +577,7 @@ def _np_index(i, dim_size=None):
         if i._dtype is dt.bool_:
             return i._data
         if i._dtype.is_floating_point:
-            raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            raise ArgumentIndexError("tensors used as indices must be long, int, byte or bool tensors")
         return i._data.astype(np.int64)
     if isinstance(i, (list, tuple)):
         return _list_index(i)
@@ -646,7 +646,7 @@ def _normalize_key(key) -> tuple:
                 and k._dtype is not dt.uint8 else k for k in key)
     for k in key:
         if not (k is None or k is Ellipsis or isinstance(k, (int, slice, Tensor, list))) or isinstance(k, float):
-            raise IndexError(
+            raise ArgumentIndexError(
                 "only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are valid indices"
                 f" (got {type(k).__name__})")
     return key
@@ -669,7 +669,7 @@ def getitem(input, key):
         data = input._data[np_key]
     except IndexError as e:
         msg = str(e)
-        raise IndexError(msg) from None
+        raise ArgumentIndexError(msg) from None
     data = np.array(data, copy=True)
     # a normal index tensor (a list becomes one) brings autograd in for an inference input (PyTorch 2.13)
     normal_index = any(isinstance(k, list) or isinstance(k, Tensor) and not k._inference for k in key)
@@ -696,9 +696,9 @@ def _basic_index(input, key, skip_trivial: bool = True, alias: bool = True):
     n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
     nd = input._data.ndim
     if n_real > nd:
-        raise IndexError(f"too many indices for tensor of dimension {nd}")
+        raise ArgumentIndexError(f"too many indices for tensor of dimension {nd}")
     if sum(1 for k in key if k is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
+        raise ArgumentIndexError("an index can only have a single ellipsis ('...')")
     # expand the ellipsis
     out_key = []
     for k in key:
@@ -715,7 +715,7 @@ def _basic_index(input, key, skip_trivial: bool = True, alias: bool = True):
         elif isinstance(k, int):
             size = t_._data.shape[dim]
             if not -size <= k < size:
-                raise IndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
+                raise ArgumentIndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
             t_ = select(t_, dim, k)
         else:
             if not (skip_trivial and trivial_slice(k, t_._data.shape[dim])):
@@ -767,7 +767,7 @@ def cat(tensors, dim: int = 0):
         raise error_class("runtime")("torch.cat(): expected a non-empty list of Tensors")
     for t_ in tensors:
         if not isinstance(t_, Tensor):
-            raise TypeError(f"expected Tensor as element in argument 0, but got {type(t_).__name__}")
+            raise ArgumentTypeError(f"expected Tensor as element in argument 0, but got {type(t_).__name__}")
     nonempty = [t_ for t_ in tensors if not (t_._data.ndim == 1 and t_._data.size == 0)]
     ref = nonempty[0] if nonempty else tensors[0]
     d = _wrap(dim, ref._data.ndim)
@@ -818,7 +818,7 @@ def stack(tensors, dim: int = 0):
     shp = tensors[0]._data.shape
     for i, t_ in enumerate(tensors):
         if not isinstance(t_, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t_).__name__}")
+            raise ArgumentTypeError(f"expected Tensor as element {i} in argument 0, but got {type(t_).__name__}")
         if t_._data.shape != shp:
             raise error_class("shape")(
                 f"stack expects each tensor to be equal size, but got {list(shp)} at entry 0 and "
@@ -978,7 +978,7 @@ def flip(input, dims):
 
 def _one_sequence(fn: str, arg: str, value) -> None:
     if not isinstance(value, (list, tuple)):
-        raise TypeError(f"{fn}(): argument '{arg}' (position 2) must be tuple of ints, not {type(value).__name__}")
+        raise ArgumentTypeError(f"{fn}(): argument '{arg}' (position 2) must be tuple of ints, not {type(value).__name__}")
 
 
 def torch_permute(input, dims):
@@ -1003,7 +1003,7 @@ def flip_method(input, *dims, **kwargs):
     """Tensor.flip(*dims), Tensor.flip(dims) or Tensor.flip(dims=dims)."""
     if kwargs:
         if dims or set(kwargs) != {"dims"}:
-            raise TypeError(f"flip() got an unexpected keyword argument '{next(k for k in kwargs if k != 'dims')}'"
+            raise ArgumentTypeError(f"flip() got an unexpected keyword argument '{next(k for k in kwargs if k != 'dims')}'"
                             if set(kwargs) - {"dims"} else "flip() got multiple values for argument 'dims'")
         dims = (kwargs["dims"],)
     if len(dims) == 1 and isinstance(dims[0], (list, tuple)):

@@ -45,6 +45,10 @@ def difference_table(differences: list) -> Table:
 def render_compare(comparison: Any, out: Any) -> None:
     """Print the comparison of one file: a verdict line, then the table of differences (or a note)."""
     name = comparison.file
+    ref = getattr(comparison, "reference", None) or {}
+    if ref:
+        out.print(Text(f"reference: PyTorch {ref.get('torch', '?')}, CPU capability {ref.get('cpu_capability', '?')}",
+                       style="dim"), soft_wrap=True)
     if comparison.pytorch is None:
         out.print(Text("not compared: ", style="bold yellow") + Text(f"{name}: {comparison.note}"), soft_wrap=True)
         return
