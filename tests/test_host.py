@@ -166,7 +166,7 @@ def test_the_same_bits_whatever_numpys_feature_variables_say(tmp_path):
 def test_pin_torch_sets_avx2_before_torch_loads():
     env: dict = {}
     assert host.pin_torch(env, modules={}, machine="x86_64") == "AVX2"
-    assert env == {"ATEN_CPU_CAPABILITY": "avx2"}
+    assert env == {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"}
     env = {}
     assert host.pin_torch(env, modules={}, machine="aarch64") == "default" and env == {}
 

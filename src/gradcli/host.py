@@ -13,8 +13,9 @@ scipy-openblas 0.3.31) against the AVX2 host the cases were recorded on:
   Haswell kernels on AVX2, and splits a product over as many threads as the machine has cores; both change
   the float32 and float64 bits of ``matmul``.  ``OPENBLAS_CORETYPE=Haswell`` and ``OPENBLAS_NUM_THREADS=1``
   fix both; ``ops.linalg`` splits large products over two threads itself, the same way on every host.
-* **PyTorch**, for the recorders and ``gradcli compare``: ``ATEN_CPU_CAPABILITY=avx2``
-  (:func:`pin_torch`), so the reference is PyTorch's AVX2 kernels on every host.
+* **PyTorch**, for the recorders and ``gradcli compare``: ``ATEN_CPU_CAPABILITY=avx2`` and
+  ``MKL_ENABLE_INSTRUCTIONS=AVX2`` (:func:`pin_torch`), so the reference is PyTorch's AVX2 kernels and MKL's
+  AVX2 BLAS on every host (measured here: the recorded cases reproduce bit for bit with both set).
 
 The C library's ``exp``/``log``/``sin``... (Python's ``math``, and numpy where it calls them) choose their
 FMA variants on every x86-64 host that has AVX2, so they need no pin.  On aarch64 nothing is pinned: numpy
@@ -207,6 +208,7 @@ def pin_torch(environ: Optional[MutableMapping[str, str]] = None, *, modules: Op
     if not _is_x86_64(machine if machine is not None else state.get("info", {}).get("arch")):
         return "default"
     env["ATEN_CPU_CAPABILITY"] = "avx2"
+    env["MKL_ENABLE_INSTRUCTIONS"] = "AVX2"  # PyTorch's BLAS (MKL) would pick AVX-512 kernels on Intel hosts
     return "AVX2"
 
 

@@ -18,6 +18,6 @@ ORACLE = ROOT.parent / "shared" / "conformance" / "tools" / "torch_run.py"
 
 for sample in sorted((ROOT / "samples").glob("*.py")):
     out = subprocess.run([sys.executable, str(ORACLE), str(sample.relative_to(ROOT))], cwd=ROOT,
-                         env=dict(os.environ, ATEN_CPU_CAPABILITY="avx2"), capture_output=True, text=True)
+                         env=dict(os.environ, ATEN_CPU_CAPABILITY="avx2", MKL_ENABLE_INSTRUCTIONS="AVX2"), capture_output=True, text=True)
     (Path(__file__).parent / "expected" / f"{sample.stem}.expected.json").write_text(out.stdout)
     print(sample.name, "rc", out.returncode)
