@@ -11,6 +11,15 @@ column, as Python's ``ast``) are filled in by the interpreter from the
 innermost frame of the user's file; they stay ``None`` for errors raised by the
 backward pass gradcli runs after the file.
 
+What a file that catches the error sees (SPEC §2b): ``torch_type`` is the
+class PyTorch raises there (``RuntimeError`` for most kinds, ``TypeError``,
+``IndexError`` ..., set per error where PyTorch raises another class) and
+``torch_message`` PyTorch 2.13's own text, verbatim, for ``str(e)`` -- the
+message itself, when gradcli's words are PyTorch's, else the text of
+:data:`TORCH_MESSAGES` (its own section below, checked against live PyTorch by
+tests/lang/test_torch_messages.py).  Errors PyTorch never raises (``syntax``,
+``unsupported``, ``limit``) have ``torch_type`` None: they cannot be caught.
+
 Warnings go through one channel, :func:`warn`: the engine calls it, and the
 runner installs a sink (:func:`set_warning_sink`) that records the warning
 with the current source line.  Without a sink, warnings are dropped.
@@ -27,6 +36,8 @@ __all__ = [
     "ERROR_KINDS",
     "WARNING_KINDS",
     "error_class",
+    "TORCH_MESSAGES",
+    "torch_text",
     "warn",
     "set_warning_sink",
 ]
@@ -43,10 +54,15 @@ class GradcliError(Exception):
             or None when the error has no position in the file.
         related: extra source positions that tell the story of the error,
             a list of dicts ``{"role", "line", "col", "text"}``.
+        torch_type: the exception class PyTorch raises here (None: PyTorch raises nothing, the error
+            cannot be caught by the file).
+        torch_message: PyTorch 2.13's ``str(e)``, verbatim (None when torch_type is None).
+        torch_args: PyTorch's ``e.args`` when it is not ``(torch_message,)`` (``assert x`` gives ``()``).
     """
 
     kind = "runtime"
     default_hint = ""
+    torch_type: Optional[type] = RuntimeError
 
     def __init__(
         self,
@@ -55,6 +71,8 @@ class GradcliError(Exception):
         *,
         line: Optional[int] = None,
         col: Optional[int] = None,
+        torch_message: Optional[str] = None,
+        torch_type: Optional[type] = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -64,16 +82,45 @@ class GradcliError(Exception):
         self.related: list[dict] = []
         # call chain (list of (line, col)) filled by the interpreter, innermost last
         self.frames: list[tuple[int, int]] = []
+        self._torch_message = torch_message
+        if torch_type is not None:
+            self.torch_type = torch_type
+        self.torch_args: Optional[tuple] = None
 
     def __str__(self) -> str:
         return self.message
+
+    @property
+    def torch_message(self) -> Optional[str]:
+        """What ``str(e)`` gives in PyTorch: set by the raise site, else the kind's fixed text of
+        :data:`TORCH_MESSAGES`, else the message (gradcli's words are PyTorch's there)."""
+        if self.torch_type is None:
+            return None
+        if self._torch_message is not None:
+            return self._torch_message
+        fixed = TORCH_MESSAGES.get(self.kind)
+        if fixed is not None and "{" not in fixed:
+            return fixed
+        return self.message
+
+    @torch_message.setter
+    def torch_message(self, text: Optional[str]) -> None:
+        self._torch_message = text
+
+
+#: the class PyTorch raises for each kind, where it is not RuntimeError (None: not PyTorch's, not catchable)
+_TORCH_TYPES: dict[str, Optional[type]] = {
+    "syntax": None, "unsupported": None, "limit": None, "name": NameError, "type": TypeError,
+    "index": IndexError, "assertion": AssertionError,
+}
 
 
 def _kind(name: str, hint: str = "", base: type = GradcliError) -> type:
     cls = type(
         "".join(p.capitalize() for p in name.split("_")) + "Error",
         (base,),
-        {"kind": name, "default_hint": hint, "__doc__": f"Error kind ``{name}`` (SPEC §4)."},
+        {"kind": name, "default_hint": hint, "__doc__": f"Error kind ``{name}`` (SPEC §4).",
+         "torch_type": _TORCH_TYPES.get(name, RuntimeError)},
     )
     cls.__module__ = __name__
     return cls
@@ -186,6 +233,29 @@ ERROR_KINDS: dict[str, type] = {
 }
 
 WARNING_KINDS = ("non_leaf_grad", "create_graph_cycle", "other")
+
+
+# ---------------------------------------------------------------------------------------------
+# PyTorch's own messages: what ``str(e)`` gives a file that catches the error (SPEC §2b)
+# ---------------------------------------------------------------------------------------------
+#: PyTorch 2.13's text, verbatim, where gradcli words the error its own way.  A key that is a kind
+#: without ``{fields}`` is that kind's text everywhere (GradcliError.torch_message); the others are
+#: templates the raise sites fill in (:func:`torch_text`).  Each entry is checked against live PyTorch
+#: by tests/lang/test_torch_messages.py.
+TORCH_MESSAGES: dict[str, str] = {
+    "second_backward": (
+        "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+        "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+        "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or "
+        "if you need to access saved tensors after calling backward."
+    ),
+    "non_scalar_backward": "grad can be implicitly created only for scalar outputs",
+}
+
+
+def torch_text(key: str, **fields: object) -> str:
+    """The :data:`TORCH_MESSAGES` entry ``key`` with its ``{fields}`` filled in."""
+    return TORCH_MESSAGES[key].format(**fields)
 
 
 def error_class(kind: str) -> type:

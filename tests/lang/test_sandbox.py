@@ -208,6 +208,32 @@ MORE_ATTEMPTS = {
     "assert_message_code": "assert False, (lambda: 0).__code__\n",
     "exception_group": "try:\n    pass\nexcept* Exception:\n    pass\n",
     "raise_from": "raise SystemExit from None\n",
+    # caught errors (issue 18): the object a handler binds exposes args only; tracebacks stay unreachable
+    "caught_traceback": "x = torch.ones(1, requires_grad=True)\ny = x * 2\ny.sum().backward()\ntry:\n    y.sum().backward()\nexcept RuntimeError as e:\n    tb = e.__traceback__\n",
+    "caught_context": "try:\n    1 / 0\nexcept Exception as e:\n    c = e.__context__\n",
+    "caught_cause": "try:\n    [][0]\nexcept IndexError as e:\n    c = e.__cause__\n",
+    "caught_dict": "try:\n    1 / 0\nexcept Exception as e:\n    d = e.__dict__\n",
+    "caught_origin": "try:\n    1 / 0\nexcept Exception as e:\n    o = e._gradcli_origin\n",
+    "caught_with_traceback": "try:\n    1 / 0\nexcept Exception as e:\n    w = e.with_traceback\n",
+    "caught_add_note_runtime": "try:\n    1 / 0\nexcept Exception as e:\n    n = e.add_note\n",
+    "caught_engine_fields_runtime": "x = torch.ones(1, requires_grad=True)\ny = x * 2\ny.sum().backward()\ntry:\n    y.sum().backward()\nexcept RuntimeError as e:\n    f = e.facts\n",
+    "caught_hint_runtime": "try:\n    torch.ones(2, 2) @ torch.ones(3)\nexcept RuntimeError as e:\n    h = e.hint\n",
+    "caught_args_class": "try:\n    1 / 0\nexcept Exception as e:\n    c = e.args.__class__\n",
+    "exception_class_subclasses": "s = RuntimeError.__subclasses__()\n",
+    "exception_class_mro_runtime": "m = Exception.mro\n",
+    "exception_class_new": "n = ValueError.__new__\n",
+    "except_base_exception": "try:\n    pass\nexcept BaseException:\n    pass\n",
+    "except_system_exit": "try:\n    pass\nexcept SystemExit:\n    pass\n",
+    "raise_base_exception": "raise BaseException\n",
+    "raise_keyboard_interrupt": "raise KeyboardInterrupt\n",
+    "raise_non_exception": "raise print\n",
+    "except_non_class_runtime": "c = print\ntry:\n    1 / 0\nexcept c:\n    pass\n",
+    "finally_swallows_limit": "def f():\n    try:\n        while True:\n            pass\n    finally:\n        return 1\nf()\n",
+    "except_catches_limit": "try:\n    while True:\n        pass\nexcept Exception:\n    pass\n",
+    "except_catches_recursion": "def f(n):\n    return f(n + 1)\ntry:\n    f(0)\nexcept Exception:\n    pass\n",
+    "except_catches_unsupported": "try:\n    print('x', file=1)\nexcept Exception:\n    pass\n",
+    "caught_huge_args_print": "e = RuntimeError([[0] * 10 ** 4] * 10 ** 4)\nprint(e)\n",
+    "caught_nested_huge_args_str": "a = [[0] * 10 ** 4] * 10 ** 4\ne = RuntimeError(RuntimeError(a))\ns = str(e)\n",
     "hook_error_object": "x = torch.ones(1, requires_grad=True)\nx.register_hook(lambda g: g.__traceback__)\n(x * 2).sum().backward()\n",
     # --- generators and frames ------------------------------------------------------------------------
     "genexp_suspended_runtime": "g = (i for i in [1])\nf = g.gi_suspended\n",
@@ -289,6 +315,11 @@ HARMLESS = {
         "        return g\nx = torch.ones(2, requires_grad=True)\nA.apply(x).sum().backward()\n"
     ),
     "repr_of_objects": "s = f'{torch!r} {F!r} {print!r} {torch.float32!r} {(lambda: 0)!r}'\nprint(s)\n",
+    "caught_args_are_text": (
+        "x = torch.ones(1, requires_grad=True)\ny = x * 2\ny.sum().backward()\ntry:\n    y.sum().backward()\n"
+        "except RuntimeError as e:\n    a = e.args\n    print(len(a), a[0][:8], isinstance(e, Exception))\n"
+        "try:\n    raise KeyError(x)\nexcept KeyError as e:\n    print(e.args[0] is x)\n"
+    ),
     "ctx_name_attribute": (
         "class A(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n        ctx.name = 'mine'\n"
         "        return a * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g\n"

@@ -24,8 +24,9 @@ def first(src):
 @pytest.mark.parametrize(
     "src, what, line, col",
     [
-        ("try:\n    x = 1\nexcept Exception:\n    pass\n", "try statement", 1, 0),
-        ("x = 1\nraise ValueError('x')\n", "raise statement", 2, 0),
+        ("try:\n    x = 1\nexcept* Exception:\n    pass\n", "try statement with except*", 1, 0),
+        ("try:\n    x = 1\nexcept OSError:\n    pass\n", "unsupported exception class: OSError", 3, 7),
+        ("try:\n    x = 1\nexcept (ValueError, torch.FooError):\n    pass\n", "unsupported exception class", 3, 7),
         ("x = 1\ndel x\n", "del statement", 2, 0),
         ("def f():\n    global y\n", "global statement", 2, 4),
         ("def f():\n    x = 1\n    def g():\n        nonlocal x\n", "nonlocal statement", 4, 8),
@@ -225,7 +226,7 @@ def test_compile_time_errors_are_syntax(src, message, line):
 
 
 def test_all_problems_in_source_order_unsupported_first():
-    src = "x = 1\nreturn x\nimport os\ny = z.__dict__\ntry:\n    pass\nexcept:\n    pass\n"
+    src = "x = 1\nreturn x\nimport os\ny = z.__dict__\ntry:\n    pass\nexcept* Exception:\n    pass\n"
     ps = problems(src)
     assert [(p.kind, p.line) for p in ps] == [
         ("unsupported", 3),

@@ -237,7 +237,7 @@ def warning_kind(msg: str) -> str:
 ALLOWED_IMPORTS = {("torch", None), ("torch.nn.functional", "F"), ("torch.utils.checkpoint", "*")}
 ALLOWED_FROM = {("torch.autograd", "Function"), ("torch.utils.checkpoint", "checkpoint")}
 FORBIDDEN_NODES = {
-    "Try": "try statement", "TryStar": "try statement", "Raise": "raise statement",
+    "TryStar": "try statement with except*",
     "Global": "global statement", "Nonlocal": "nonlocal statement", "Delete": "del statement",
     "AsyncFunctionDef": "async def", "AsyncFor": "async for", "AsyncWith": "async with",
     "Await": "await", "Yield": "yield", "YieldFrom": "yield from", "Match": "match statement",
@@ -450,7 +450,10 @@ def _make_error(exc: BaseException, code_name: str) -> dict:
                 line = fs.lineno
                 col = getattr(fs, "colno", None)
         message = str(exc)
-    return {"kind": error_kind(exc), "line": line, "col": col, "message": message, "hint": ""}
+        # what a file that catches it prints (SPEC §2b): gradcli's error.torch_message
+        return {"kind": error_kind(exc), "line": line, "col": col, "message": message, "hint": "",
+                "torch_message": message}
+    return {"kind": error_kind(exc), "line": line, "col": col, "message": message, "hint": "", "torch_message": None}
 
 
 def _new_document(filename: str) -> dict:

@@ -137,6 +137,7 @@ def run_document(result: Any, max_elements: int = DEFAULT_JSON_MAX_ELEMENTS) -> 
             "col": err.col,
             "message": err.message,
             "hint": err.hint or "",
+            "torch_message": getattr(err, "torch_message", None),
             **_related(err),
         },
     }

@@ -7,7 +7,7 @@ User code reaches attributes only through :func:`get_attr` and
   slice``) expose a short whitelist of methods and properties
   (:data:`PY_ATTRS`) -- no ``str.format``/``format_map``; methods that can
   build huge objects (``list.extend``, ``str.replace``) come wrapped with a size
-  check;
+  check; an exception object of the language's classes exposes ``args`` only;
 * gradcli objects expose exactly the names in their ``_gradcli_public``
   (class or instance attribute, a frozenset); reading that attribute is this
   module's privilege -- user code can never name it, since ``_`` attribute
@@ -29,7 +29,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+import builtins
+
 from ..errors import GradcliError, error_class
+from .validate import EXCEPTION_NAMES
 
 __all__ = ["get_attr", "set_attr", "PY_ATTRS", "is_gradcli_object", "type_name", "set_size_checker"]
 
@@ -57,6 +60,7 @@ PY_ATTRS: dict[type, frozenset] = {
     range: frozenset({"start", "stop", "step", "index", "count"}),
     slice: frozenset({"start", "stop", "step"}),
 }
+PY_ATTRS.update({getattr(builtins, n): frozenset({"args"}) for n in EXCEPTION_NAMES})
 
 # size checking for the wrapped methods; the interpreter installs its budget's checker
 _size_check: list[Callable[[int, str], None]] = [lambda n, what: None]

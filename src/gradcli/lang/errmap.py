@@ -136,14 +136,32 @@ def _message(exc: BaseException, kind: str) -> str:
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
+def _builtin_class(cls: type) -> type:
+    """The nearest built-in exception class of ``cls`` (ArgumentTypeError -> TypeError)."""
+    for c in cls.__mro__:
+        if c.__module__ == "builtins":
+            return c
+    return RuntimeError  # pragma: no cover - every exception derives from BaseException
+
+
 def convert(exc: BaseException) -> BaseException:
-    """``exc`` as a GradcliError (unchanged if it already is one, or if it is internal)."""
+    """``exc`` as a GradcliError (unchanged if it already is one, or if it is internal).
+
+    What a file that catches it sees (``torch_type``/``torch_message``/``torch_args``): an exception of
+    the file's own operations keeps its class, text and args (``d["k"]`` is ``KeyError('k')``); one the
+    engine or numpy raised is PyTorch's class for the kind, with the text."""
     if isinstance(exc, GradcliError):
         return exc
     kind = python_kind(exc)
     if kind is None:
         return exc
     new = error_class(kind)(_message(exc, kind))
+    if kind != "limit":
+        new.torch_message = str(exc)
+        if isinstance(exc, _DELIBERATE) or not raised_in_engine(exc):
+            new.torch_type = _builtin_class(type(exc))
+            if not raised_in_engine(exc):
+                new.torch_args = tuple(exc.args)
     if kind == "limit":
         if isinstance(exc, MemoryError):
             new.hint = "Raise it with --max-memory SIZE (e.g. --max-memory 8G) if the program really needs more."

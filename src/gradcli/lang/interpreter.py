@@ -32,8 +32,13 @@ code can hold are, by induction over the closures:
 
 * constants (int, float, complex, str, bytes, bool, None, Ellipsis) and the
   containers/slices/ranges built from them;
-* the builtins of :mod:`gradcli.lang.safe_builtins` (functions of this package
-  and the plain types ``int float bool str list tuple dict range``);
+* the builtins of :mod:`gradcli.lang.safe_builtins` (functions of this package,
+  the plain types ``int float bool str list tuple dict range`` and the built-in
+  exception classes of :mod:`.exceptions`);
+* exception objects: what those classes build from the file's values, and what
+  an ``except`` handler binds -- a fresh built-in exception holding PyTorch's
+  message (:func:`gradcli.lang.exceptions.visible`), never an engine object;
+  the gate exposes their ``args`` only;
 * the values of the run's globals (``torch``/``F`` namespaces of the engine);
 * what the gate :func:`gradcli.lang.access.get_attr` hands out: whitelisted
   bound methods of Python values (none of which gives access to an object's
@@ -80,7 +85,7 @@ import sys
 from typing import Any, Callable, Optional
 
 from ..errors import GradcliError, error_class
-from . import errmap
+from . import errmap, exceptions
 from .access import get_attr, is_gradcli_object, set_attr, set_size_checker
 from .functions import UNBOUND, Code, UserFunction
 from .limits import Budget, Limits
@@ -133,6 +138,7 @@ class _Runtime:
         self.budget = interp.budget
         self.tick = interp.budget.tick
         self.max_depth = interp.limits.max_call_depth
+        self.handling: list = []  # the errors whose except handlers are running, innermost last (bare raise)
 
 
 class Interpreter:
@@ -725,7 +731,9 @@ class Compiler:
                     raise fix(e, line, col)
             else:
                 message = f"assertion failed: {text}"
-            err = error_class("assertion")(message, "", line=line, col=col)
+            err = error_class("assertion")(message, "", line=line, col=col,
+                                           torch_message=message if msg is not None else "")
+            err.torch_args = (m,) if msg is not None else ()  # what a handler's e.args holds
             if line is not None:
                 err.frames.append((line, col))
             raise err
@@ -782,6 +790,12 @@ class Compiler:
             return with_
 
         return make(0)
+
+    def s_Try(self, node, scope):
+        return exceptions.compile_try(self, node, scope)
+
+    def s_Raise(self, node, scope):
+        return exceptions.compile_raise(self, node, scope)
 
     def s_Import(self, node, scope):
         bindings = []
@@ -1832,8 +1846,8 @@ def _header_end(node: ast.stmt) -> Optional[int]:
         part = node.iter
     elif isinstance(node, ast.With):
         part = node.items[-1].context_expr if node.items else node
-    elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-        return getattr(node, "lineno", None)  # decorators/defaults: positioned by the def line
+    elif isinstance(node, (ast.FunctionDef, ast.ClassDef, ast.Try)):
+        return getattr(node, "lineno", None)  # decorators/defaults: positioned by the def line; try: its keyword
     else:
         part = node
     return getattr(part, "end_lineno", None)

@@ -219,7 +219,7 @@ class Budget:
         Anything but a list, tuple or dict returns at once.
         """
         t = type(obj)
-        if t is not list and t is not tuple and t is not dict:
+        if t is not list and t is not tuple and t is not dict and not isinstance(obj, BaseException):
             return
         if printing:
             left = self.limits.max_output - self.output
@@ -247,7 +247,8 @@ def text_size(obj: object, cap: int) -> int:
     Nested lists/tuples/dicts count each appearance of a shared object (as ``str`` writes it each time) but
     walk each object once (memo by id), so ``[[0] * 10**4] * 10**4`` costs 2 * 10^4 visits; a cycle counts
     as the 5 characters of ``[...]``.  Each separator, bracket and non-string item counts one character, a
-    string its length + 2 (quotes).  Containers nested deeper than 500 count 2.
+    string its length + 2 (quotes).  Containers nested deeper than 500 count 2.  An exception object
+    counts as the tuple of its ``args`` (``str(KeyError(big))`` writes ``repr(big)``).
     """
     memo: dict = {}
 
@@ -256,6 +257,8 @@ def text_size(obj: object, cap: int) -> int:
         if t is str:
             return len(o) + 2
         if t not in _NESTED:
+            if isinstance(o, BaseException) and depth <= 500:
+                return size(o.args, depth + 1)
             return 1
         k = id(o)
         got = memo.get(k)
@@ -269,12 +272,12 @@ def text_size(obj: object, cap: int) -> int:
         total = 2 + 2 * max(0, len(elems) - 1)  # brackets, ", " (and a dict's ": ")
         if str in kinds:
             total += sum(map(len, [e for e in elems if type(e) is str]))
-        if kinds.isdisjoint(_NESTED):
+        if kinds.isdisjoint(_NESTED) and not any(issubclass(k, BaseException) for k in kinds):
             total += len(elems)
         else:
             for e in elems:
                 te = type(e)
-                if te is list or te is tuple or te is dict:
+                if te is list or te is tuple or te is dict or isinstance(e, BaseException):
                     total += size(e, depth + 1)
                 elif te is not str:
                     total += 1
@@ -285,8 +288,8 @@ def text_size(obj: object, cap: int) -> int:
         memo[k] = total
         return total
 
-    if type(obj) not in _NESTED:  # at the top, a string has no quotes (and str('') is empty)
-        return len(obj) if type(obj) is str else 0
+    if type(obj) not in _NESTED and not isinstance(obj, BaseException):
+        return len(obj) if type(obj) is str else 0  # at the top, a string has no quotes (and str('') is empty)
     try:
         return size(obj, 0)
     except _Over:

@@ -71,6 +71,8 @@ class ErrorRecord:
     kind: str
     message: str
     hint: str = ""
+    # PyTorch 2.13's str(e) of the same error, verbatim (None: an error PyTorch never raises)
+    torch_message: Optional[str] = None
     line: Optional[int] = None
     col: Optional[int] = None
     source_line: Optional[str] = None

@@ -463,10 +463,12 @@ class _Runner:
                 raise errmap.convert(e)
 
     def error_record(self, e: GradcliError) -> ErrorRecord:
+        torch_message = e.torch_message
         rec = ErrorRecord(
             kind=e.kind,
             message=clip(e.message),
             hint=clip(e.hint or ""),
+            torch_message=None if torch_message is None else clip(torch_message),
             line=e.line,
             col=e.col,
             source_line=self.parsed.source_line(e.line),

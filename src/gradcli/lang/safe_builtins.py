@@ -1,7 +1,9 @@
 """The Python builtins a file sees (SPEC §2), bounded by the run's budget.
 
 Exactly: ``print range len float int bool abs min max sum list tuple round
-isinstance True False None`` plus ``enumerate zip reversed str dict``.
+isinstance True False None`` plus ``enumerate zip reversed str dict``, and the
+exception classes of SPEC §2b (``RuntimeError`` ...: the real classes, see
+:mod:`.exceptions`).
 
 * ``print`` writes to the run's buffer (never the real stdout), counting its
   size against ``Limits.max_output``; ``file=`` is refused;
@@ -22,8 +24,11 @@ from __future__ import annotations
 import io
 from typing import Any, Callable
 
+import builtins
+
 from ..errors import error_class
 from .limits import Budget
+from .validate import EXCEPTION_NAMES
 
 __all__ = ["make_builtins", "OutputBuffer"]
 
@@ -197,6 +202,7 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         "str": str,
         "dict": dict,
     }
+    names.update({n: getattr(builtins, n) for n in EXCEPTION_NAMES})
     def str_(*args: Any, **kwargs: Any) -> str:
         if args:
             check_text(args[0])  # the text of nested containers: bounded like any str (Budget.check_text)

@@ -2,7 +2,7 @@
 
 Python's rule, computed once per function before compiling it: a name bound
 anywhere in a function body (assignment, augmented assignment, ``for`` and
-``with`` targets, ``def``/``class`` names, imports, parameters) is local to
+``with`` targets, ``except ... as`` names, ``def``/``class`` names, imports, parameters) is local to
 that function for the whole body; other names are looked up in the enclosing
 function scopes (closures, read only -- ``nonlocal``/``global`` are outside the
 language), then in the module namespace, then in the builtins.  Comprehensions
@@ -103,6 +103,8 @@ def _bound_in(body: list[ast.stmt]) -> list[str]:
         if isinstance(node, ast.alias):
             out.append(node.asname or node.name.split(".")[0])
             continue
+        if isinstance(node, ast.ExceptHandler) and node.name:
+            out.append(node.name)
         stack.extend(reversed(list(ast.iter_child_nodes(node))))
     return out
 

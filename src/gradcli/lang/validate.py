@@ -14,6 +14,9 @@ whitelist:
   ``format`` ...) -- the run-time attribute whitelist refuses them anyway;
 * keyword arguments and parameters named ``_...`` are refused (they could reach
   private parameters of engine functions);
+* ``try``/``except``: an ``except`` names one of :data:`EXCEPTION_NAMES` (or a tuple of them, or a
+  name the file binds, checked at run time); any other class is refused here, as a class the
+  language lacks; a bare ``except:`` before another handler is CPython's syntax error;
 * ``class NAME(torch.autograd.Function)`` / ``(Function)`` whose body is only
   ``@staticmethod`` defs (other decorators such as ``@once_differentiable`` may
   join the one ``@staticmethod``), docstrings and ``pass``;
@@ -38,6 +41,7 @@ from typing import Iterable, Optional
 from ..errors import GradcliError, error_class
 
 __all__ = [
+    "EXCEPTION_NAMES",
     "Problem",
     "validate",
     "check",
@@ -47,13 +51,20 @@ __all__ = [
     "dotted_name",
 ]
 
-#: the builtins the language provides (SPEC §2, plus a few cheap iteration helpers)
+#: the exception classes a file can catch and raise (SPEC §2b; lang/exceptions.py)
+EXCEPTION_NAMES = (
+    "Exception", "RuntimeError", "ValueError", "TypeError", "IndexError", "KeyError", "AssertionError",
+    "ZeroDivisionError", "NotImplementedError", "StopIteration", "AttributeError", "NameError", "LookupError",
+    "ArithmeticError", "OverflowError", "UnboundLocalError",
+)
+
+#: the builtins the language provides (SPEC §2, plus a few cheap iteration helpers, and the exception classes)
 ALLOWED_BUILTINS = frozenset(
     {
         "print", "range", "len", "float", "int", "bool", "abs", "min", "max", "sum", "list", "tuple",
         "round", "isinstance", "True", "False", "None", "enumerate", "zip", "reversed", "str", "dict",
     }
-)
+) | frozenset(EXCEPTION_NAMES)
 
 # allowed imports: exactly the oracle's (conformance/tools/torch_run.py)
 _ALLOWED_IMPORTS = {("torch", None), ("torch.nn.functional", "F")}
@@ -62,9 +73,7 @@ _ALLOWED_FROM = {("torch.autograd", "Function"), ("torch.utils.checkpoint", "che
 
 # constructs outside the subset, named as the oracle names them
 _FORBIDDEN = {
-    "Try": "try statement",
-    "TryStar": "try statement",
-    "Raise": "raise statement",
+    "TryStar": "try statement with except*",
     "Global": "global statement",
     "Nonlocal": "nonlocal statement",
     "Delete": "del statement",
@@ -97,7 +106,7 @@ _ALLOWED = frozenset(
         # statements
         "Module", "Expression", "Expr", "Assign", "AugAssign", "AnnAssign", "If", "For", "While", "Break",
         "Continue", "Pass", "FunctionDef", "Return", "Assert", "With", "withitem", "Import", "ImportFrom",
-        "alias", "ClassDef",
+        "alias", "ClassDef", "Try", "ExceptHandler", "Raise",
         # expressions
         "BoolOp", "BinOp", "UnaryOp", "Lambda", "IfExp", "Dict", "List", "Tuple", "ListComp", "DictComp",
         "GeneratorExp", "comprehension", "Compare", "Call", "keyword", "Starred", "FormattedValue",
@@ -179,6 +188,8 @@ def bound_names(tree: ast.AST) -> set[str]:
             out.add(node.arg)
         elif isinstance(node, ast.alias):
             out.add(node.asname or node.name.split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            out.add(node.name)
     return out
 
 
@@ -273,6 +284,19 @@ class _Checker:
             elif isinstance(node, ast.withitem):
                 if node.optional_vars is not None:
                     self._target(node.optional_vars, node, where)
+            elif isinstance(node, ast.Try):
+                self._try(node)
+            elif isinstance(node, ast.ExceptHandler):
+                if node.name is not None and node.name.startswith("__"):
+                    self.unsupported(f"unsupported name: {node.name}", node)
+                if node.type is not None and not self._exception_spec(node.type, bound):
+                    self.unsupported(
+                        f"unsupported exception class: {ast.unparse(node.type)} (a file can catch "
+                        f"{', '.join(EXCEPTION_NAMES)})", node.type)
+                    # its names are refused by this problem already
+                    for child in reversed(node.body):
+                        stack.append((child, children_func, children_loop, where))
+                    continue
             if isinstance(node, (ast.Call, ast.List, ast.Tuple)):
                 starred_ok = node.args if isinstance(node, ast.Call) else node.elts
                 skip = {id(e) for e in starred_ok if isinstance(e, ast.Starred)}
@@ -356,6 +380,20 @@ class _Checker:
             self.unsupported(
                 "unsupported class body: an autograd.Function body holds only @staticmethod defs", stmt
             )
+
+    def _try(self, node: ast.Try) -> None:
+        for h in node.handlers[:-1]:
+            if h.type is None:
+                self.add("syntax", "default 'except:' must be last", h)
+
+    def _exception_spec(self, t: ast.AST, bound: set[str]) -> bool:
+        """Is ``except t`` a class (or tuple of classes) the language has?  A name the file binds
+        (not a Python builtin) is checked when the handler runs."""
+        if isinstance(t, ast.Tuple):
+            return all(self._exception_spec(e, bound) for e in t.elts)
+        if isinstance(t, ast.Name):
+            return t.id in EXCEPTION_NAMES or (t.id in bound and t.id not in _PY_BUILTIN_NAMES)
+        return False
 
     def _target(self, t: ast.AST, node: ast.AST, where: Optional[tuple] = None) -> None:
         if isinstance(t, (ast.Tuple, ast.List)):
