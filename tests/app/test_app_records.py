@@ -63,7 +63,8 @@ def test_tensor_record_fields_and_raw_grad():
 
 def test_run_document_matches_spec_and_schema(run_validator):
     x, y, s = simple_chain()
-    err = ErrorRecord(kind="second_backward", message="twice", hint="use retain_graph", line=4, col=0)
+    err = ErrorRecord(kind="second_backward", message="twice", hint="use retain_graph", line=4, col=0,
+                      torch_message="Trying to backward")
     res = result([("x", x), ("y", y), ("s", s)], ok=False, stdout="tensor([2., 2.])\n",
                  warnings=[WarningRecord(kind="non_leaf_grad", message="m", line=3)], error=err)
     doc = run_document(res)
@@ -71,7 +72,7 @@ def test_run_document_matches_spec_and_schema(run_validator):
     assert doc["schema"] == SCHEMA == "gradcli.run/1"
     assert doc["warnings"] == [{"kind": "non_leaf_grad", "line": 3, "message": "m"}]
     assert doc["error"] == {"kind": "second_backward", "line": 4, "col": 0, "message": "twice",
-                            "hint": "use retain_graph"}
+                            "hint": "use retain_graph", "torch_message": "Trying to backward"}
     run_validator.validate(doc)
     text = dumps(doc)
     assert json.loads(text) == doc

@@ -136,7 +136,7 @@ def test_stdin_through_the_installed_script():
 
 def test_every_unsupported_construct_is_listed(runner):
     """SPEC §2: the whole file is checked before anything runs; each construct is reported."""
-    src = "import os\nx = torch.ones(2)\ntry:\n    pass\nexcept Exception:\n    pass\ny = x.__class__\n"
+    src = "import os\nx = torch.ones(2)\ntry:\n    pass\nexcept* Exception:\n    pass\ny = x.__class__\n"
     r = runner.invoke(app, ["run", "-"], input=src, env={"COLUMNS": "120"})
     assert r.exit_code == 1
     assert "error: unsupported" in r.stdout and "<stdin>:1:1" in r.stdout
