@@ -121,6 +121,7 @@ def torch_namespace() -> Namespace:
             name: ("functional", name) for name in ("jacobian", "hessian", "vjp", "jvp", "hvp", "vhp")}),
         "function": Namespace("torch.autograd.function", {}, {
             "once_differentiable": ("function", "once_differentiable"), "Function": ("function", "Function")}),
+        "graph": graph_namespace(),
     }
     members["autograd"] = Namespace("torch.autograd", autograd_members, {
         "Function": ("function", "Function"), "gradcheck": ("gradcheck", "gradcheck"),
@@ -130,6 +131,15 @@ def torch_namespace() -> Namespace:
     members["utils"] = Namespace("torch.utils", {
         "checkpoint": Namespace("torch.utils.checkpoint", {}, {"checkpoint": ("checkpoint", "checkpoint")})})
     return Namespace("torch", members)
+
+
+def graph_namespace() -> Namespace:
+    """A fresh ``torch.autograd.graph`` namespace (saved-tensor hooks, Node, multi-grad hooks)."""
+    from .autograd.graph import Node
+
+    return Namespace("torch.autograd.graph", {"Node": Node}, {
+        name: ("graph_hooks", name) for name in (
+            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook")})
 
 
 def functional_namespace() -> Namespace:

@@ -184,7 +184,7 @@ class _Frame:
         self.meta: list = []  # (shape, dtype) of each dropped tensor, in that order
         self.recomputed: dict = {}  # graph task id -> SavedTensors saved by the recomputation
 
-    def pack(self, s: SavedTensor) -> None:
+    def pack(self, s: SavedTensor, t: Tensor) -> None:
         self.holders.append(s)
 
     def drop(self) -> None:
@@ -205,7 +205,7 @@ class _Frame:
         n = len(self.meta)
         early = self.early_stop
 
-        def hook(s: SavedTensor) -> None:
+        def hook(s: SavedTensor, t: Tensor) -> None:
             if len(rec) >= n and not early:
                 raise CheckpointError("torch.utils.checkpoint: trying to save more tensors during recomputation "
                                       "than during the original forward pass.\n" + _DEBUG_TIP)
@@ -213,7 +213,7 @@ class _Frame:
             if early and len(rec) == n:
                 raise StopRecomputation
 
-        active = [g for g, _ in engine._tasks]
+        active = [task[0] for task in engine._tasks]
         for g in list(self.recomputed):
             if g not in active:
                 del self.recomputed[g]
@@ -305,6 +305,8 @@ def _checkpoint_without_reentrant(fn: Callable, preserve: bool, context_fn: Call
         return fn(*args, **kwargs)
     frame = _Frame(fn, args, kwargs, preserve, early_stop, determinism_check, recompute_ctx)
     frame.inputs = [(i, SavedTensor(a)) for i, a in enumerate(args) if isinstance(a, Tensor)]
+    if graph.pack_hooks:  # PyTorch saves the inputs before its own hooks are pushed: a user's hooks see them
+        graph.pack_saved([s for _, s in frame.inputs])
     start = next(graph._seq)
     graph.pack_hooks.append(frame.pack)
     try:

@@ -35,14 +35,16 @@ from . import anomaly as _anomaly
 from . import limits as _limits
 from . import grad_mode
 from . import zerotensor as _zt
-from .graph import AccumulateGrad, accumulate_grad_node, inplace_log
+from .graph import AccumulateGrad, accumulate_grad_node, hooks_disabled, hooks_used, inplace_log, pack_hooks
+from .graph import legacy_type_name, _py_type_name
 from .graph import source_position as _pos
 from .tensor import Tensor
 
 __all__ = ["backward", "grad", "reset", "current_graph_task_id", "checkpoint_valid"]
 
-# running backward passes, innermost last: [task id, backward without ``inputs=``]; read by
-# autograd.checkpoint (one recomputation per pass; reentrant checkpoint refuses grad()/inputs=)
+# running backward passes, innermost last: (task id, backward without ``inputs=``, the nodes it runs, whether it
+# is autograd.grad); read by autograd.checkpoint (one recomputation per pass; reentrant checkpoint refuses
+# grad()/inputs=) and will_execute_node (register_multi_grad_hook)
 _tasks: list = []
 _task_counter = [0]
 
@@ -50,6 +52,21 @@ _task_counter = [0]
 def current_graph_task_id() -> int:
     """The id of the innermost running backward pass, -1 outside backward (torch._C._current_graph_task_id)."""
     return _tasks[-1][0] if _tasks else -1
+
+
+def will_execute_node(node) -> bool:
+    """Will the running backward pass execute ``node``? (torch._C._will_engine_execute_node, as
+    register_multi_grad_hook uses it.)  Raises runtime outside backward, and for a leaf's AccumulateGrad
+    during autograd.grad, as PyTorch does."""
+    if not _tasks:
+        raise error_class("runtime")("_get_should_execute_nodes should only be called during the backward pass")
+    _, unrestricted, needed, is_grad = _tasks[-1]
+    ran = node in needed
+    if ran and is_grad and type(node) is AccumulateGrad:
+        raise error_class("runtime")(
+            "A leaf node was passed to _will_engine_execute_node but we are currently running autograd.grad(). "
+            "This is currently not supported.")
+    return ran
 
 
 def checkpoint_valid() -> bool:
@@ -74,12 +91,16 @@ observers: list = []
 
 
 def reset() -> None:
-    """Forget per-process state (the once-per-process create_graph warning, the trace sink, the logs)."""
+    """Forget per-process state (the once-per-process create_graph warning, the trace sink, the logs, the
+    saved-tensor hooks stack)."""
     global trace_sink
     _warned_create_graph[0] = False
     trace_sink = None
     backward_log.clear()
     inplace_log.clear()
+    hooks_used[0] = False
+    pack_hooks.clear()  # (a run that ended inside a saved_tensors_hooks block left its pair)
+    hooks_disabled.clear()
 
 
 def _log_call(kind: str, roots: list, inputs, retain_graph: bool, gradient: bool) -> None:
@@ -254,17 +275,77 @@ def _call_hooks(hooks: list, g: Optional[Tensor]) -> Optional[Tensor]:
     PyTorch still calls every hook, with None; a hook may not turn it into a tensor)."""
     for h in list(hooks):
         r = h(g)
-        if r is not None:
-            if g is None:  # PyTorch's check_single_result
-                raise error_class("runtime")("can't replace a None gradient with a non-None value")
-            if not isinstance(r, Tensor):
-                raise ArgumentTypeError(f"hook returned an object of type {type(r).__name__}, expected a Tensor or None")
-            if r._data.shape != g._data.shape:
-                raise error_class("runtime")(
-                    f"hook returned a gradient of shape {list(r._data.shape)}, expected {list(g._data.shape)}",
-                )
+        if r is not None and r is not g:
+            _check_single_result(g, r, h)  # PyTorch's checks and messages (python_hook.cpp)
             g = r
     return g
+
+
+def _hook_name(hook) -> str:
+    name = getattr(hook, "__name__", None)
+    return name if isinstance(name, str) else "<unknown>"
+
+
+def _check_single_result(orig: Optional[Tensor], res, hook) -> None:
+    """PyTorch's check_single_result / check_variable_result (python_hook.cpp) for one value a hook returned."""
+    if res is None:
+        return
+    if orig is None:
+        raise error_class("runtime")("can't replace a None gradient with a non-None value")
+    if not isinstance(res, Tensor):
+        raise ArgumentTypeError(f"expected Variable, but hook returned '{_py_type_name(res)}'")
+    if res._dtype is not orig._dtype:
+        raise error_class("runtime")(
+            f"hook '{_hook_name(hook)}' has changed the type of value (was {legacy_type_name(orig._dtype)} got "
+            f"{legacy_type_name(res._dtype)})")
+    if res._data.shape != orig._data.shape:
+        raise error_class("runtime")(f"hook '{_hook_name(hook)}' has changed the size of value")
+
+
+def _check_result(prev: tuple, res, hook) -> None:
+    """PyTorch's check_result: a Node hook returns a tuple of the same length, each value checked."""
+    if not isinstance(res, tuple):
+        raise ArgumentTypeError(f"expected tuple, but hook returned '{_py_type_name(res)}'")
+    if len(res) != len(prev):
+        raise error_class("runtime")(
+            f"hook '{_hook_name(hook)}' has returned an incorrect number of values (got {len(res)}, but expected "
+            f"{len(prev)})")
+    for p, r in zip(prev, res):
+        _check_single_result(p, r, hook)
+
+
+def _call_node_pre_hooks(node, grads: list) -> list:
+    """Node.register_prehook hooks ``fn(grad_outputs) -> tuple | None``, each on the previous one's result."""
+    cur = tuple(grads)
+    for h in list(node._pre_hooks[-1]):
+        r = h(cur)
+        if r is None or r is cur:
+            continue
+        _check_result(cur, r, h)
+        cur = r
+    return list(cur)
+
+
+def _call_post_hooks(node, outs, grads) -> tuple:
+    """Node.register_hook hooks ``fn(grad_inputs, grad_outputs) -> tuple | None`` after the node ran: they see
+    its gradients already at each input's shape and dtype (PyTorch's validate_outputs comes first) and may
+    replace them."""
+    meta = getattr(node, "_meta", ())  # (an AccumulateGrad has no inputs' metadata: no outputs)
+    cur = list(outs)
+    for i, g in enumerate(cur):
+        if g is not None and i < len(meta) and meta[i] is not None:
+            shape, dtype = meta[i]
+            if g._data.shape != shape or g._dtype is not dtype:
+                cur[i] = _reduce_to(g, shape, dtype)
+    cur = tuple(cur)
+    gouts = tuple(grads)
+    for h in list(node._hooks):
+        r = h(cur, gouts)
+        if r is None or r is cur:
+            continue
+        _check_result(cur, r, h)
+        cur = r
+    return cur
 
 
 def _detached_retain(t: Tensor) -> bool:
@@ -329,10 +410,27 @@ def _call_idle(node, retain_graph: bool) -> None:
     generated apply still unpacks every saved tensor first (a freed or modified one fails here) and the
     engine releases them after it without retain_graph."""
     if node._saved:
-        for i in range(len(node._saved)):
-            node._unpack(i)
+        if node._pack_order is None and not hooks_used[0]:
+            for i in range(len(node._saved)):
+                node._unpack(i)
+        else:
+            node._unpack_all()
+            node._drop_unpacked()
     if not retain_graph:
         node._release()
+
+
+def _apply_hooked(node, grads: list, anomaly: bool, full) -> tuple:
+    """``node.apply(grads)`` when saved-tensor hooks were used: the saved tensors are unpacked first, once, in
+    PyTorch's order (unpack hooks run then), as a generated node's apply does.  ``full``: the node's needs to
+    restore after a pass restricted by ``inputs`` (None: unrestricted)."""
+    try:
+        node._unpack_all()
+        return _anomaly.apply_checked(node, grads) if anomaly else node.apply(grads)
+    finally:
+        node._drop_unpacked()
+        if full is not None:
+            node._needs = full
 
 
 _UNNUMBERED = -(1 << 80)  # below every -seq: nodes with an infinite sequence number run first
@@ -378,7 +476,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
     mode.enabled = create_graph
     mode.inference = False
     _task_counter[0] += 1
-    _tasks.append((_task_counter[0], targets is None))
+    _tasks.append((_task_counter[0], targets is None, needed, captures is not None))
     anomaly = _anomaly.state
     try:
         if len(roots) == 1 and roots[0][0] not in needed:
@@ -427,12 +525,6 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                             t._grad = g if create_graph else Tensor._from_data(g._data.copy(), g._dtype)
                         else:
                             t._grad = t._grad + g
-            if node._pre_hooks and node._pre_hooks.get(-1):
-                # Node.register_prehook: after tensor hooks and retain_grad, as PyTorch orders them
-                for h in list(node._pre_hooks[-1]):
-                    r = h(tuple(grads))
-                    if r is not None:
-                        grads = list(r)
             if captures and type(node) is not AccumulateGrad:
                 for nr in range(node.num_outputs):
                     cell = captures.get((node, nr))
@@ -446,24 +538,37 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 if t._hooks:
                     g = _call_hooks(t._hooks, g)
                 if captures is not None and (node, 0) in captures:
-                    if g is not None:
+                    if g is not None:  # a captured leaf is not executed: no node hooks, no accumulation
                         captures[(node, 0)][0] = _add(captures[(node, 0)][0], g)
-                elif accumulate and t._requires_grad:  # a leaf detach_()-ed since: nothing (as PyTorch)
-                    if g is not None:
-                        _accumulate_into(t, g, create_graph)
-                    if t._post_acc_hooks:
-                        for h in list(t._post_acc_hooks):
-                            h(t)
+                else:
+                    if node._pre_hooks and node._pre_hooks.get(-1):
+                        g = _call_node_pre_hooks(node, [g])[0]  # Node.register_prehook: after the tensor hooks
+                    if accumulate and t._requires_grad:  # a leaf detach_()-ed since: nothing (as PyTorch)
+                        if g is not None:
+                            _accumulate_into(t, g, create_graph)
+                        if t._post_acc_hooks:
+                            for h in list(t._post_acc_hooks):
+                                h(t)
+                    if node._hooks:
+                        _call_post_hooks(node, (), (g,))
                 if trace_sink is not None:
                     _trace(node, grads, (), len(t._hooks or ()))
                 continue
             nexts = node.next_functions
+            if node._pre_hooks and node._pre_hooks.get(-1) and (
+                    targets is None or accumulate and node in targets
+                    or any(nx is not None and nx in needed for nx, _ in nexts)):
+                # Node.register_prehook: after tensor hooks and retain_grad, as PyTorch orders them, and only
+                # for a node that runs (not one autograd.grad only captures)
+                grads = _call_node_pre_hooks(node, grads)
             if (grads[0] is None if node.num_outputs == 1 else all(g is None for g in grads)) \
                     and not getattr(node, "_call_with_undefined", False):
                 # no gradient arrived (a custom Function's backward still runs: PyTorch materializes zeros)
                 outs = (None,) * len(nexts)
                 if targets is None or any(nx is not None and nx in needed for nx, _ in nexts):
                     _call_idle(node, retain_graph)  # PyTorch still calls it
+                    if node._hooks:
+                        outs = _call_post_hooks(node, outs, grads)
             else:
                 full = node._needs
                 if len(full) != len(nexts):
@@ -480,6 +585,8 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                         node._needs = restricted
                 if full is None:
                     pass
+                elif hooks_used[0] and node._saved and node._unpacks_up_front:
+                    outs = _apply_hooked(node, grads, anomaly.enabled, full if targets is not None else None)
                 elif targets is None:
                     outs = _anomaly.apply_checked(node, grads) if anomaly.enabled else node.apply(grads)
                 else:
@@ -490,11 +597,10 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 if full is not None:
                     if node.num_outputs == 1 and grads[0] is not None and grads[0]._zero:
                         outs = _zt.propagate(node, grads[0], outs)
-                    if node._hooks:
-                        for h in list(node._hooks):
-                            h(tuple(outs), tuple(grads))
                     if not retain_graph:
                         node._release()
+                    if node._hooks:
+                        outs = _call_post_hooks(node, outs, grads)
             if trace_sink is not None:
                 _trace(node, grads, outs, sum(len(h) for h in (node._pre_hooks or {}).values()))
             meta = node._meta

@@ -56,6 +56,7 @@ import numpy as np
 
 from ..errors import ArgumentTypeError, error_class, warn
 from . import grad_mode
+from . import graph
 from .graph import Node, SavedTensor, accumulate_grad_node, collect_edge
 from .graph import source_position as _pos
 from .tensor import Tensor
@@ -102,6 +103,7 @@ class BackwardCFunction(Node):
     _gradcli_settable = frozenset({"*"})
     _forward_cls: Any = None
     _call_with_undefined = True  # the engine runs it even when no gradient arrived, as PyTorch does
+    _unpacks_up_front = False  # ctx.saved_tensors unpacks (and runs unpack hooks) at each read
 
     def __init__(self) -> None:
         super().__init__()
@@ -441,6 +443,8 @@ def _save_variables(node: BackwardCFunction) -> None:
         else:
             saved.append(SavedTensor(t, is_output=t._grad_fn is node))
     node._saved = tuple(saved)
+    if graph.pack_hooks:
+        graph.pack_saved(node._saved)
     d["_processed"] = True
 
 

@@ -25,7 +25,7 @@ from typing import Optional
 
 from ..errors import error_class
 
-__all__ = ["Node", "AccumulateGrad", "SavedTensor", "RemovableHandle", "source_position"]
+__all__ = ["Node", "AccumulateGrad", "SavedTensor", "RemovableHandle", "source_position", "pack_saved"]
 
 _seq = itertools.count()
 
@@ -144,8 +144,38 @@ class Node:
         hooks.append(fn)
         return RemovableHandle(hooks, fn)
 
+    #: PyTorch's order of this node's saved variables (indices into what ``_save`` is given), where it is not
+    #: the order of ``_save``'s arguments: the generated code saves (and its apply unpacks) the inputs in the
+    #: order the derivative formulas name them, then the outputs (MulBackward0: other, then self).  Only seen
+    #: by saved-tensor hooks (torch.autograd.graph.saved_tensors_hooks), which are called in this order.
+    _pack_order: Optional[tuple] = None
+
     def _save(self, *items) -> None:
         self._saved = items
+        if pack_hooks:
+            pack_saved(items, self._pack_order)
+
+    #: a generated node's apply unpacks every saved tensor before it computes; a custom Function's unpacks
+    #: them when ``ctx.saved_tensors`` is read
+    _unpacks_up_front = True
+
+    def _unpack_all(self) -> None:
+        """Unpack every saved tensor once, in PyTorch's order, as a generated node's apply does before it
+        computes (a freed or modified one fails here; saved-tensor unpack hooks run here, and their results
+        are what the rule reads until :meth:`_drop_unpacked`)."""
+        saved = self._saved
+        for i in (self._pack_order or range(len(saved))):
+            if i < len(saved) and type(saved[i]) is SavedTensor:
+                s = saved[i]
+                if s._hook is not None and not self._freed:
+                    s._cache = s.unpack(self)
+                else:
+                    self._unpack(i)
+
+    def _drop_unpacked(self) -> None:
+        for s in self._saved:
+            if type(s) is SavedTensor:
+                s._cache = None
 
     def _unpack(self, i: int):
         """The i-th saved tensor, checked for release and in-place changes."""
@@ -159,6 +189,8 @@ class Node:
             raise err
         s = self._saved[i]
         if type(s) is SavedTensor:
+            if s._cache is not None:  # unpacked through its hook for the running apply (_unpack_all)
+                return s._cache
             return s.unpack(self)
         return s
 
@@ -174,9 +206,60 @@ class Node:
         raise NotImplementedError
 
 
-#: saved-tensor pack hooks, innermost last (torch.autograd.graph.saved_tensors_hooks); only the
-#: innermost is called, with each new SavedTensor.  autograd.checkpoint installs them.
+#: saved-tensor hooks, innermost last: callables ``hook(saved, tensor)`` called with each new SavedTensor (after
+#: its own set-up) and the tensor it saves.  Only the innermost is called, as PyTorch's default hooks stack:
+#: user pairs (:class:`UserHooks`, torch.autograd.graph.saved_tensors_hooks) and autograd.checkpoint's own.
 pack_hooks: list = []
+#: set once a user pack hook ran (engine: only then are saved tensors unpacked up front); cleared by engine.reset()
+hooks_used = [False]
+#: the message of torch.autograd.graph.disable_saved_tensors_hooks, innermost last (None: not disabled)
+hooks_disabled: list = []
+
+
+def pack_saved(items, order: Optional[tuple] = None) -> None:
+    """Give the new SavedTensors among ``items`` to the innermost saved-tensor hook, in ``order`` (indices)."""
+    hook = pack_hooks[-1]
+    for i in (order or range(len(items))):
+        if i < len(items):
+            s = items[i]
+            if type(s) is SavedTensor and s._pending is not None:
+                t = s._pending
+                s._pending = None
+                hook(s, t)
+
+
+class UserHooks:
+    """A pair of user hooks on the saved-tensor stack (torch.autograd.graph.saved_tensors_hooks).
+
+    pack(tensor) -> anything runs with grad mode off when a tensor is saved; the SavedTensor then keeps only
+    the packed object and the tensor's autograd identity (PyTorch's SavedVariable::save_metadata): no version
+    check at unpack.  unpack(packed) -> Tensor runs each time the saved tensor is unpacked.
+    """
+
+    __slots__ = ("pack", "unpack")
+
+    def __init__(self, pack, unpack) -> None:
+        self.pack = pack
+        self.unpack = unpack
+
+    def __call__(self, s: "SavedTensor", t) -> None:
+        from .grad_mode import state
+
+        box = t._version
+        version = box[0]
+        prev = state.enabled
+        state.enabled = False  # SavedVariable::set_hooks_and_pack_data: at::NoGradGuard
+        try:
+            packed = self.pack(t)
+        finally:
+            state.enabled = prev
+        if box[0] != version:
+            raise error_class("runtime")(
+                "A saved tensor pack hook is modifying its input in place. Tensors provided as input to pack hook "
+                "cannot be modified by in-place operations as this can lead to unexpected side-effects. Please "
+                "open an issue if you need to perform in-place operations on the input to a pack hook.")
+        s._set_hooked(self, packed, t)
+        hooks_used[0] = True
 
 
 class SavedTensor:
@@ -185,11 +268,14 @@ class SavedTensor:
     Inputs are kept by reference; outputs (``is_output``) as data + version box
     so the node does not own the tensor that owns it (no reference cycle).
     ``_ckpt``: set by a non-reentrant checkpoint, which dropped the value; unpacking
-    then recomputes it (``dropped`` is True).
+    then recomputes it (``dropped`` is True).  ``_hook``: set by a user's saved-tensor hooks
+    (:class:`UserHooks`), which hold the value instead (``_packed``); ``_meta`` is then the tensor's
+    autograd identity.  ``_pending``: the tensor, until the innermost saved-tensor hook has seen it
+    (:func:`pack_saved`, called by ``Node._save``).
     """
 
     __slots__ = ("_tensor", "_data", "_box", "_version", "_is_output", "_dtype", "_freed", "_output_nr",
-                 "_ckpt", "_was_leaf")
+                 "_ckpt", "_was_leaf", "_hook", "_packed", "_meta", "_cache", "_pending")
 
     def __init__(self, t, is_output: bool = False) -> None:
         if t._inference:
@@ -215,8 +301,26 @@ class SavedTensor:
             self._data = None
         self._was_leaf = t._grad_fn is None  # PyTorch's SavedVariable::is_leaf_ (true for any tensor without grad_fn)
         self._ckpt = None
-        if pack_hooks:
-            pack_hooks[-1](self)
+        self._hook = None
+        self._cache = None
+        # the innermost saved-tensor hook sees the tensor when the node saves it (Node._save: PyTorch's order)
+        self._pending = t if pack_hooks else None
+
+    def _set_hooked(self, hook: UserHooks, packed, t) -> None:
+        """Keep ``packed`` instead of the tensor, and the tensor's autograd identity (save_metadata)."""
+        self._hook = hook
+        self._packed = packed
+        if self._is_output:
+            self._meta = (tuple(t._data.shape), None, None, None)
+        elif t._grad_fn is not None:
+            self._meta = (tuple(t._data.shape), t._grad_fn, t._output_nr, None)
+        else:
+            rg = t.requires_grad
+            acc = accumulate_grad_node(t) if t._requires_grad else None
+            self._meta = (tuple(t._data.shape), None, rg, acc)
+        self._dtype = t._dtype
+        self._tensor = None
+        self._data = None
 
     @property
     def freed(self) -> bool:
@@ -231,6 +335,8 @@ class SavedTensor:
     def shape(self) -> tuple:
         if self._ckpt is not None:
             return self._ckpt.shape
+        if self._hook is not None:
+            return self._meta[0]
         d = self._data if self._is_output else (self._tensor._data if self._tensor is not None else None)
         return tuple(d.shape) if d is not None else ()
 
@@ -238,12 +344,18 @@ class SavedTensor:
         self._tensor = None
         self._data = None
         self._freed = True
+        if self._hook is not None:  # SavedVariable::reset_data drops the hooks and the packed object
+            self._hook = None
+            self._packed = None
+            self._meta = (self._meta[0], None, None, None)
 
     def unpack(self, node: Node, saved_for: bool = False):
         """The saved tensor; ``saved_for``: unpacked with its node as PyTorch's ctx.saved_tensors does (then a
         detach_'d input is no error). Errors: runtime (detached in place), inplace_modified (version)."""
         if self._ckpt is not None:
             return self._ckpt.unpack(self, node)
+        if self._hook is not None:
+            return self._unpack_hooked(node)
         if not saved_for and not self._is_output and not self._was_leaf and self._tensor is not None and self._tensor._grad_fn is None:
             # PyTorch's SavedVariable::unpack: a saved input that had a grad_fn and lost it (detach_), checked
             # before the version
@@ -265,17 +377,59 @@ class SavedTensor:
 
             t = Tensor._from_data(self._data, self._dtype)
             t._version = self._box
-            t._grad_fn = node
-            t._output_nr = self._output_nr
-            t._requires_grad = True
+            if not self._was_leaf:  # (a non-differentiable output, nll_loss's total_weight, has no history)
+                t._grad_fn = node
+                t._output_nr = self._output_nr
+                t._requires_grad = True
             return t
         return self._tensor
 
+    def _unpack_hooked(self, node: Node):
+        """The unpack hook's tensor with the saved tensor's autograd identity (SavedVariable::unpack with hooks:
+        no version check; a new tensor sharing the result's data)."""
+        from .tensor import Tensor  # (tensor.py imports this module)
+
+        r = self._hook.unpack(self._packed)
+        if not isinstance(r, Tensor):
+            from ..errors import ArgumentTypeError
+
+            raise ArgumentTypeError("Output of saved tensor unpack_hook expected to be a Tensor but got result of "
+                                    f"type {_py_type_name(r)}")
+        t = Tensor._from_data(r._data, r._dtype)
+        _, fn, nr, acc = self._meta
+        if self._is_output and not self._was_leaf:
+            t._grad_fn = node
+            t._output_nr = self._output_nr
+            t._requires_grad = True
+        elif fn is not None:
+            t._grad_fn = fn
+            t._output_nr = nr
+            t._requires_grad = True
+        else:
+            t._requires_grad = bool(nr)
+            if acc is not None:
+                t._acc = weakref.ref(acc)
+        return t
+
     def _type_name(self) -> str:
-        d = self._dtype if self._is_output else self._tensor._dtype
-        return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "int64": "torch.LongTensor",
-                "int32": "torch.IntTensor", "bool": "torch.BoolTensor", "float16": "torch.HalfTensor"}.get(
-            d.name, "torch.Tensor")
+        return legacy_type_name(self._dtype if self._is_output or self._tensor is None else self._tensor._dtype)
+
+
+_LEGACY_NAMES = {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "int64": "torch.LongTensor",
+                 "int32": "torch.IntTensor", "bool": "CPUBoolType", "float16": "torch.HalfTensor",
+                 "int16": "torch.ShortTensor", "int8": "torch.CharTensor", "uint8": "torch.ByteTensor"}
+
+
+def legacy_type_name(dtype) -> str:
+    """PyTorch's name of a CPU tensor type in autograd messages ('torch.FloatTensor'; 'CPUBoolType' for bool, which
+    has no legacy name there)."""
+    return _LEGACY_NAMES.get(dtype.name, f"CPU{dtype.name.capitalize()}Type")
+
+
+def _py_type_name(x) -> str:
+    """Python's name of x's type as the sandbox shows it (a user function is a 'function')."""
+    k = type(x)
+    return getattr(k, "_gradcli_type_name", k.__name__)
 
 
 class AccumulateGrad(Node):

@@ -179,6 +179,7 @@ def rsub(input, other, *, alpha=1):
 
 class MulBackward0(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = "self: grad * other; other: grad * self"
 
     def apply(self, grads):
@@ -214,6 +215,7 @@ def mul(input, other):
 
 class DivBackward0(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = "self: grad / other; other: -grad * ((self / other) / other)"
 
     def apply(self, grads):
@@ -239,6 +241,7 @@ class DivBackward2(Node):
     saves self and other all the same, so a second backward without retain_graph fails."""
 
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = "self: zeros_like(grad); other: zeros_like(grad)"
 
     def apply(self, grads):
@@ -255,13 +258,18 @@ def div(input, other, *, rounding_mode=None):
         if rounding_mode not in ("floor", "trunc"):
             raise _runtime_error(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                                  f"'{rounding_mode}'")
-        if rounding_mode == "floor":
-            q = floor_divide(input, other).detach()
-        else:
-            _check_int_divisor(input, other, _binary_dtype(input, other))
-            q = div(input, other).detach().trunc()
-            if not _binary_dtype(input, other).is_floating_point:
-                q = q.to(_binary_dtype(input, other))
+        prev = mode.enabled
+        mode.enabled = False  # the rounded quotient itself records (and saves) nothing
+        try:
+            if rounding_mode == "floor":
+                q = floor_divide(input, other)
+            else:
+                _check_int_divisor(input, other, _binary_dtype(input, other))
+                q = div(input, other).trunc()
+                if not _binary_dtype(input, other).is_floating_point:
+                    q = q.to(_binary_dtype(input, other))
+        finally:
+            mode.enabled = prev
         out, node = record(DivBackward2, q._data, q._dtype, (_t(input), _t(other)))
         if node is not None:
             node._save(saved(input), saved(other))
@@ -350,6 +358,7 @@ class RemainderBackward1(Node):
     """remainder(Tensor, Tensor); self and other are saved only when other requires grad."""
 
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = "self: grad; other: -grad * self.div(other, rounding_mode='floor')"
 
     def apply(self, grads):
@@ -418,6 +427,7 @@ class PowBackward0(Node):
 
 class PowBackward1(Node):
     __slots__ = ()
+    _pack_order = (1, 0, 2)  # PyTorch saves inputs by name
     formula = ("self: grad * exponent * self.pow(exponent - 1); exponent: grad * result * self.log() "
                "(0 where self == 0 and exponent >= 0)")
 
@@ -902,6 +912,7 @@ class ClampBackward1(Node):
 
 class ClampBackward0(Node):
     __slots__ = ()
+    _pack_order = (2, 1, 0)  # PyTorch saves inputs by name
     formula = ("self: where(min <= self <= max, grad, 0); min: where(self < min & min < max, grad, 0); "
                "max: where(self > max | max < min, grad, 0)  (PyTorch's clamp_backward_min_max)")
 
@@ -967,6 +978,7 @@ class ClampMaxBackward0(ClampBackward1):
 
 class ClampMinBackward1(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = "self: where(self >= min, grad, 0); min: where(self < min, grad, 0)"
 
     def apply(self, grads):
@@ -979,6 +991,7 @@ class ClampMinBackward1(Node):
 
 class ClampMaxBackward1(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = "self: where(self <= max, grad, 0); max: where(self > max, grad, 0)"
 
     def apply(self, grads):
@@ -1028,6 +1041,7 @@ def _masked_zero(g, mask):
 
 class MaximumBackward0(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = ("self: where(self == other, grad / 2, grad).masked_fill_(self < other, 0); "
                "other: where(self == other, grad / 2, grad).masked_fill_(self > other, 0)")
 
@@ -1044,6 +1058,7 @@ class MaximumBackward0(Node):
 
 class MinimumBackward0(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = ("self: where(self == other, grad / 2, grad).masked_fill_(self > other, 0); "
                "other: where(self == other, grad / 2, grad).masked_fill_(self < other, 0)")
 
@@ -1059,6 +1074,7 @@ class MinimumBackward0(Node):
 
 class FmaxBackward0(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = ("self: grad.masked_fill((self >= other).logical_or_(other.isnan()).logical_not_(), 0); "
                "other: grad.masked_fill((self >= other).logical_or_(other.isnan()), 0)")
 
@@ -1074,6 +1090,7 @@ class FmaxBackward0(Node):
 
 class FminBackward0(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = ("self: grad.masked_fill((self <= other).logical_or_(other.isnan()).logical_not_(), 0); "
                "other: grad.masked_fill((self <= other).logical_or_(other.isnan()), 0)")
 

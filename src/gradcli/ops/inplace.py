@@ -22,13 +22,14 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.grad_mode import state as mode
+from ..autograd import graph as _graph
 from ..autograd.graph import inplace_log as _inplace_log
 from ..autograd.graph import SavedTensor
 from ..autograd.graph import source_position as _pos
 from ..autograd import zerotensor as _zt
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ..autograd.tensor import view_rebase_message
-from ._core import Node, Tensor, dt, edge, record
+from ._core import Node, Tensor, dt, edge, record, saved
 from .registry import register
 
 
@@ -66,6 +67,24 @@ def _alias(t: Tensor) -> Tensor:
     a._grad_fn = t._grad_fn
     a._output_nr = t._output_nr
     return a
+
+
+def _clone_alias(t: Tensor) -> Tensor:
+    """The stand-in for t's old value while saved-tensor hooks are active: ``t.clone()`` recorded
+    (CloneBackward0), which is what PyTorch's in-place kernels save for a formula that needs the old self, and
+    what a pack hook then sees (see :func:`_edges_from_self` for the op's edges)."""
+    from .shape import clone
+
+    return clone(t)
+
+
+def _edges_from_self(out: Tensor, old: Tensor) -> None:
+    """The op's node takes its edge from self, not from the clone it saved (as PyTorch's does)."""
+    node = out._grad_fn
+    cf = old._grad_fn
+    if node is None or cf is None:
+        return
+    node.next_functions = tuple(cf.next_functions[0] if nx is cf else (nx, nr) for nx, nr in node.next_functions)
 
 
 _CAT = {0: "Bool", 1: "Long", 2: "Float"}
@@ -118,8 +137,11 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
             "location. Please clone() the tensor before performing the operation.")
     if t._base is not None and mode.enabled and check:
         t._view_grad_fn()  # a view's history is current before it is rebased (a logical_X_ rebases nothing)
-    old = _alias(t) if mode.enabled else t
+    hooked = mode.enabled and _graph.pack_hooks
+    old = (_clone_alias(t) if hooked else _alias(t)) if mode.enabled else t
     out = compute(old)
+    if hooked:
+        _edges_from_self(out, old)
     if t._base is not None and t._creation is not None and out._grad_fn is not None and mode.enabled:
         raise error_class("runtime")(view_rebase_message(t, indirect=False))  # another input requires grad
     if out._dtype is not t._dtype and out._dtype.category > t._dtype.category:
@@ -626,6 +648,8 @@ class IndexPutBackward0(Node):
     formula = "self: grad with zeros at indices; values: grad[indices] summed to values' shape"
 
     def apply(self, grads):
+        for i in range(len(self._saved or ())):
+            self._unpack(i)  # the saved index tensors (version-checked)
         g = grads[0]
         gs = _zero_at(g, self.key)
         from .shape import getitem
@@ -689,6 +713,8 @@ def setitem(self, key, value):
         if node is not None:
             node.key = np_key
             node.vshape = value._data.shape
+            # index_put_ saves its index tensors: changing one in place fails the backward, as in PyTorch
+            node._save(*(saved(k) for k in nkey if isinstance(k, Tensor)))
         return out
 
     apply_inplace(self, compute, overlap_ok=True)

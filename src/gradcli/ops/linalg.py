@@ -111,6 +111,7 @@ def _column_major(a: np.ndarray) -> bool:
 
 class MmBackward0(Node):
     __slots__ = ("cols",)
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = "self: grad.mm(mat2.t()); mat2: self.t().mm(grad) (transposed forms for a column-major operand)"
 
     def apply(self, grads):
@@ -234,6 +235,7 @@ def dot(input, tensor):
 
 class BmmBackward0(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = "self: grad.bmm(mat2.transpose(1, 2)); mat2: self.transpose(1, 2).bmm(grad)"
 
     def apply(self, grads):

@@ -365,6 +365,7 @@ def index_select(input, dim: int, index):
 
 class GatherBackward0(Node):
     __slots__ = ("dim", "shape")
+    _pack_order = (2, 1)  # PyTorch saves inputs by name
     formula = "self: zeros(self.sizes()).scatter_add(dim, index, grad)"
 
     def apply(self, grads):
@@ -606,6 +607,7 @@ class LerpBackward0(Node):
 
 class LerpBackward1(Node):
     __slots__ = ()
+    _pack_order = (1, 0, 2)  # PyTorch saves inputs by name
     formula = "self: grad * (1 - weight); end: grad * weight; weight: grad * (end - self)"
 
     def apply(self, grads):
@@ -653,6 +655,7 @@ def lerp(input, end, weight):
 
 class HypotBackward0(Node):
     __slots__ = ()
+    _pack_order = (1, 0, 2)  # PyTorch saves inputs by name
     formula = "self: grad * self / result; other: grad * other / result"
 
     def apply(self, grads):
@@ -686,6 +689,7 @@ def hypot(input, other):
 
 class Atan2Backward0(Node):
     __slots__ = ()
+    _pack_order = (1, 0)  # PyTorch saves inputs by name
     formula = "self: grad * other / (self^2 + other^2); other: grad * -self / (self^2 + other^2) (0 at (0, 0))"
 
     def apply(self, grads):

@@ -759,6 +759,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
     __slots__ = ("has_pos_weight", "has_weight", "numel", "reduction")
+    _pack_order = (3, 0, 1, 2)  # PyTorch saves inputs by name
     formula = ("self: (sigmoid(self) - target) * grad * weight, with pos_weight: ((pw * t + 1 - t) * sigmoid(self) "
                "- pw * t) * grad * weight (/ numel for mean); target: -self * grad * weight (with pos_weight: "
                "(log_sigmoid(-self) - log_sigmoid(self) * pw) * grad * weight)")
@@ -860,6 +861,8 @@ class NllLossBackward0(Node):
 
         g = grads[0]
         x = self._unpack(0)
+        for i in (1, 2):
+            self._unpack(i)  # target and weight: version-checked, as PyTorch's apply unpacks every saved tensor
         link = "NllLoss2DBackwardBackward0" if type(self) is NllLoss2DBackward0 else "NllLossBackwardBackward0"
         coef = Tensor._from_data(self.coef, g._dtype)
         if self.reduction == "none":
@@ -953,7 +956,11 @@ def _nll_core(input: Tensor, target: Tensor, weight, reduction: str, ignore_inde
             coef = np.moveaxis(coef2.reshape(rest + (nc,)), -1, 1)
         node.coef = np.ascontiguousarray(coef)
         node.reduction, node.total_weight, node.class_dim = reduction, total_weight, 1
-        node._save(saved(input))
+        # nll_loss_forward saves self, target and weight (version-checked: changing the target or the weight in
+        # place fails the backward) and its second output total_weight (0 for reduction='none' of a batch)
+        tw = Tensor._from_data(np.asarray(0.0 if reduction == "none" and a.ndim > 1 else total_weight,
+                                          dtype=dtype.np), dtype)
+        node._save(saved(input), saved(target), saved(weight) if weight is not None else None, _out(tw))
     return out
 
 
@@ -987,6 +994,7 @@ def _nll_nd(input: Any, target: Tensor, weight, reduction: str, ignore_index: in
     if input._data.size > 0:
         inp = input.view(n, c, 1, -1).contiguous()
     tgt = Tensor._from_data(np.ascontiguousarray(target._data).reshape(n, 1, -1), target._dtype)
+    tgt._version = target._version  # target.reshape(n, 1, -1): a view, the same version counter
     out: Any = _nll_core(inp, tgt, weight, reduction, ignore_index, NllLoss2DBackward0)
     if reduction == "none":
         out = out.view(out_size)
@@ -1310,7 +1318,8 @@ def logsigmoid(input):
     data = _log_sigmoid_np(a, z).astype(input._dtype.np)
     out, node = record(LogSigmoidBackward0, data, input._dtype, (input,))
     if node is not None:
-        node._save(saved(input))
+        # the buffer is saved too (an output without history: what saved-tensor hooks see)
+        node._save(saved(input), _out(Tensor._from_data(z.astype(input._dtype.np), input._dtype)))
         node.buffer = z
     return out
 

@@ -661,7 +661,7 @@ def _var_std(input, dim, unbiased, keepdim, correction, is_std: bool):
                        input._dtype, (input,))
     if node is not None:
         node.dims, node.correction, node.keepdim, node.full = dims, correction, keepdim, full
-        node._save(saved(input), _saved_out(out))
+        node._save(saved(input), _saved_out(out) if is_std else None)  # (var_backward needs no result)
     return out
 
 

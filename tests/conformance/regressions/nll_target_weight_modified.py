@@ -1,0 +1,7 @@
+# nll_loss saves its target and weight: changing either in place after the forward fails the backward (inplace_modified)
+L = torch.tensor([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]], requires_grad=True)
+t = torch.tensor([0, 2])
+w = torch.tensor([1., 2., 3.])
+y = F.cross_entropy(L, t, weight=w)
+w.mul_(1)
+y.backward()
