@@ -330,6 +330,7 @@ class Linter:
         self.findings: dict[tuple, Finding] = {}
         self.grad_on: Optional[bool] = True
         self.inference = False  # inside torch.inference_mode(): nothing records a graph
+        self.hooked = False  # inside saved-tensor hooks (torch.autograd.graph): saves are not version-checked
         self.sure = True
         self.depth = 0
         self.loops: list[dict] = []
@@ -536,19 +537,23 @@ class Linter:
             self.inference = True
 
     def s_With(self, st: ast.With, scope: Scope) -> None:
-        saved = self.grad_on, self.inference
+        saved = self.grad_on, self.inference, self.hooked
         for item in st.items:
             sw = grad_switch_of(item.context_expr, "with")
             if sw is not None:
                 self.switch(sw)
             else:
+                ce = item.context_expr
+                fn = ce.func if isinstance(ce, ast.Call) else ce
+                if isinstance(fn, ast.Attribute) and fn.attr in ("saved_tensors_hooks", "save_on_cpu"):
+                    self.hooked = True  # PyTorch checks no version through saved-tensor hooks
                 v = self.ev(item.context_expr, scope)
                 if item.optional_vars is not None:
                     self.store(item.optional_vars, v, scope, st)
         try:
             self.block(st.body, scope)
         finally:
-            self.grad_on, self.inference = saved
+            self.grad_on, self.inference, self.hooked = saved
 
     def s_FunctionDef(self, st: ast.FunctionDef, scope: Scope) -> None:
         scope.vars[st.name] = Func(st, scope)
@@ -848,6 +853,9 @@ class Linter:
         return out
 
     def record_saves(self, name: str, n: AbsNode, inputs: list, out: AbsTensor) -> None:
+        if self.hooked:  # saved through saved-tensor hooks: an in-place change later is no error
+            n.saves_any = None
+            return
         rule = SAVES.get(name.rstrip("_") if name not in SAVES else name)
         if rule is None:
             n.saves_any = None
