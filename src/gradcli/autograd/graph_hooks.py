@@ -149,12 +149,12 @@ def register_multi_grad_hook(tensors, fn: Callable, *, mode: str = "all") -> _Mu
     ``"all"``: after the gradient of every tensor of ``tensors`` that the running backward computes has been
     computed, ``fn(grads)`` is called with a list (None for the tensors not computed).  ``"any"``: ``fn(grad)``
     with the first gradient computed, once per backward.  Returns a handle with ``remove()``.  Errors:
-    ValueError for another mode (a runtime error here: the language has no ValueError), the errors of
+    ValueError (kind runtime) for another mode, the errors of
     Tensor.register_hook (a tensor that does not require grad, with ``"all"``).
     """
     supported = ("all", "any")
     if mode not in supported:
-        raise error_class("runtime")(f"Expects mode to be one of {supported} but got {mode}")
+        raise error_class("runtime")(f"Expects mode to be one of {supported} but got {mode}", torch_type=ValueError)
     tensors = list(tensors)
     if mode == "all":
         count: dict = {}
