@@ -184,6 +184,19 @@ def _root(
     """Explore PyTorch autograd from the command line."""
 
 
+#: the command line of this call (without the program name), set by :func:`main`
+_ARGV: list = [None]
+
+
+def invocation(command: str, file: str) -> list[str]:
+    """The command line being run (for hints that give a corrected command), or ``[command, file]``
+    when gradcli was not started through :func:`main`."""
+    args = _ARGV[0]
+    if args and args[0] == command:
+        return list(args)
+    return [command, file]
+
+
 # --- the one wrapper: outcome/exception -> exit status --------------------------------------
 def _guarded(debug: bool, body: Callable[[], ExitStatus]) -> None:
     """Run a command body; map its result or exception to the process exit status.
@@ -379,7 +392,7 @@ def run_command(
         extras = RunExtras(explain_vjp=explain_vjp, snapshot=snapshot, expect_snapshot=expect_snapshot,
                            json_output=json_output, source=file)
         with extras.running():
-            result = execute(file, options)
+            result = execute(file, options, argv=invocation("run", file))
         extras.after(result, options, json_max_elements)
         if json_output:
             from .app.records import run_document
@@ -515,15 +528,16 @@ def graph_command(
         from .app.graph import build_graph, write_graph
         from .app.run import execute, exit_status
 
-        result = execute(file, options)
+        result = execute(file, options, argv=invocation("graph", file))
         graph = build_graph(result, roots=roots, hide=hidden)
         from .app.render.console import make_console
 
-        write_graph(graph, out_format, output, show_saved=show_saved, out=make_console())
-        if result.error is not None:
+        if result.error is not None:  # the file's own failure first; then the graph it built, if any
             from .app.render.panels import error_panel
 
             make_console(stderr=True).print(error_panel(result.error, result.file, result.source))
+        if result.error is None or graph.nodes or out_format == "json":
+            write_graph(graph, out_format, output, show_saved=show_saved, out=make_console())
         return exit_status(result, kind)
 
     _guarded(debug, body)
@@ -583,6 +597,10 @@ def check_command(
         from .app.check import CheckSettings, check_file, exit_status
 
         report = check_file(file, options, CheckSettings(eps=eps, atol=atol, rtol=rtol, per_node=per_node))
+        if report.run is not None:
+            from .app.run import explain_name_error
+
+            explain_name_error(report.run, invocation("check", file))
         if json_output:
             from .app.check import check_document
             from .app.render.jsonout import dumps
@@ -639,7 +657,7 @@ def compare_command(
         )
         from .app.compare import compare_document, compare_file
 
-        comparison = compare_file(file, options, timeout=timeout or 120.0)
+        comparison = compare_file(file, options, timeout=timeout or 120.0, argv=invocation("compare", file))
         if json_output:
             from .app.render.jsonout import dumps
 
@@ -650,7 +668,8 @@ def compare_command(
             from .app.render.console import make_console
 
             render_compare(comparison, make_console())
-        return ExitStatus.SUCCESS if comparison.identical else ExitStatus.ERROR
+        # the file's own failure is exit status 1 as in `run`, even when PyTorch fails the same way
+        return ExitStatus.SUCCESS if comparison.identical and not comparison.failed else ExitStatus.ERROR
 
     _guarded(debug, body)
 
@@ -681,6 +700,7 @@ def _app_for(args: list[str]) -> typer.Typer:
 def main(argv: Optional[list[str]] = None, prog_name: str = "gradcli") -> int:
     """Entry point of the ``gradcli`` script and ``python -m gradcli``; returns the exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
+    _ARGV[0] = list(args)
     try:
         _app_for(args)(args=args, prog_name=prog_name)
     except SystemExit as exc:

@@ -17,7 +17,7 @@ import typer
 from .cli import (
     BackwardOpt, CreateGraphOpt, DebugOpt, DTypeOpt, FileArg, GradientOpt, InputsOpt, MaxCallDepthOpt,
     MaxDepthOpt, MaxElementsOpt, MaxOutputOpt, MaxSourceOpt, MaxStepsOpt, NoGradOpt, RepeatOpt, RequiresGradOpt,
-    RetainGradOpt, RetainGraphOpt, SeedOpt, SetOpt, TimeoutOpt, _guarded, _run_options, app,
+    RetainGradOpt, RetainGraphOpt, SeedOpt, SetOpt, TimeoutOpt, _guarded, _run_options, app, invocation,
 )
 from .status import ExitStatus
 
@@ -71,46 +71,61 @@ def why_command(
         from .app.run import execute
         from .app.why import explain_name
 
-        result = execute(file, options)
-        if result.error is not None and not result.tensors and result.error.kind in ("syntax", "unsupported",
-                                                                                      "limit"):
-            from .app.render.console import make_console
-            from .app.render.panels import error_panel
-
-            make_console(stderr=True).print(error_panel(result.error, result.file, result.source))
-            return ExitStatus.ERROR
-        try:
-            note = explain_name(result, target, options)
-        except KeyError:
-            names = ", ".join(n for n, _ in result.tensors) or "none"
+        result = execute(file, options, argv=invocation("why", file))
+        failed = result.error is not None
+        tensors = dict(result.tensors)
+        if not failed and target not in tensors:
+            names = ", ".join(tensors) or "none"
             raise UsageProblem(f"{target} is not a tensor the file binds at top level (tensors: {names})",
-                               "Name one of the file's tensors.") from None
-        t = dict(result.tensors)[target]
+                               "Name one of the file's tensors.")
+        t = tensors.get(target)
+        note = None
+        if t is not None:
+            try:
+                note = explain_name(result, target, options)
+            except Exception:  # noqa: BLE001 - after a failure the explanation is a bonus, never a crash
+                if not failed:
+                    raise
+        status = ExitStatus.ERROR if failed else ExitStatus.SUCCESS
         if json_output:
+            from .app.records import error_record, tensor_values
             from .app.render.jsonout import dumps
-            from .app.records import tensor_values
 
+            grad = None if t is None else getattr(t, "_grad", None)
             doc = {"schema": "gradcli.why/1", "file": result.file, "name": target,
-                   "grad": None if t._grad is None else tensor_values(t._grad._data),
-                   "why": None if note is None else note.as_dict()}
+                   "grad": None if grad is None else tensor_values(grad._data),
+                   "why": None if note is None else note.as_dict(),
+                   "error": None if result.error is None else error_record(result.error)}
             sys.stdout.write(dumps(doc) + "\n")
             sys.stdout.flush()
-            return ExitStatus.SUCCESS
+            return status
         from rich.text import Text
 
         from .app.render.console import make_console
 
         out = make_console()
+        if failed:  # the file's own failure first
+            from .app.render.panels import error_panel
+
+            out.print(error_panel(result.error, result.file, result.source))
+            if t is None:
+                bound = ", ".join(tensors) or "none"
+                out.print(Text(f"`{target}` was not bound to a tensor when the file stopped "
+                               f"(tensors then: {bound})", style="bold red"))
+                return status
         if note is None:
             from .app.render.human import short_values
 
-            out.print(Text(f"{target}.grad is set (not None, not all zeros): ") +
-                      Text(short_values(t._grad._data), style="green"))
-            return ExitStatus.SUCCESS
+            if t._grad is None:  # pragma: no cover - a None gradient always has a note
+                out.print(Text(f"{target}.grad is None"))
+            else:
+                out.print(Text(f"{target}.grad is set (not None, not all zeros): ") +
+                          Text(short_values(t._grad._data), style="green"))
+            return status
         from .app.render.why import why_panel
 
         out.print(why_panel(target, note, result.file, result.source))
-        return ExitStatus.SUCCESS
+        return status
 
     _guarded(debug, body)
 
@@ -197,7 +212,7 @@ def modes_command(
         from .app.run import read_source
 
         raw, display = read_source(file, max_bytes=options.max_source_bytes)
-        report = run_modes(raw, display, options, name)
+        report = run_modes(raw, display, options, name, argv=invocation("modes", file))
         if json_output:
             from .app.render.jsonout import dumps
 
@@ -208,6 +223,6 @@ def modes_command(
             from .app.render.modes import render_modes
 
             render_modes(report, make_console())
-        return ExitStatus.SUCCESS
+        return ExitStatus.ERROR if report.failure is not None else ExitStatus.SUCCESS
 
     _guarded(debug, body)

@@ -68,7 +68,9 @@ def test_run_document_matches_spec_and_schema(run_validator):
     res = result([("x", x), ("y", y), ("s", s)], ok=False, stdout="tensor([2., 2.])\n",
                  warnings=[WarningRecord(kind="non_leaf_grad", message="m", line=3)], error=err)
     doc = run_document(res)
-    assert list(doc) == ["schema", "file", "ok", "stdout", "tensors", "warnings", "error"]
+    # SPEC §5's keys in its order, then what issue 19 adds: the names bound before the file, the backward run
+    assert list(doc) == ["schema", "file", "ok", "stdout", "tensors", "warnings", "error", "inputs", "backward"]
+    assert doc["inputs"] == [] and doc["backward"] is None
     assert doc["schema"] == SCHEMA == "gradcli.run/1"
     assert doc["warnings"] == [{"kind": "non_leaf_grad", "line": 3, "message": "m"}]
     assert doc["error"] == {"kind": "second_backward", "line": 4, "col": 0, "message": "twice",

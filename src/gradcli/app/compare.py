@@ -97,6 +97,13 @@ class Comparison:
     note: str = ""
     #: the reference that ran the PyTorch side: {"torch": version, "cpu_capability": "AVX2"} (SPEC §2b Hosts)
     reference: dict = field(default_factory=dict)
+    #: gradcli's RunResult (its error, when the file failed, is shown first)
+    run: Any = field(default=None, repr=False, compare=False)
+
+    @property
+    def failed(self) -> bool:
+        """Did the file fail in gradcli (whatever PyTorch did)?"""
+        return self.run is not None and self.run.error is not None
 
     @property
     def identical(self) -> bool:
@@ -332,7 +339,8 @@ def _static_failure(source: bytes, display: str, options: Any) -> bool:
     return False
 
 
-def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any = None) -> Comparison:
+def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any = None,
+                 argv: Any = None) -> Comparison:
     """Run FILE in gradcli and in PyTorch with ``options`` (a RunOptions) and compare.
 
     Raises TorchMissing (exit 2) without PyTorch, UsageProblem for a bad file
@@ -348,16 +356,21 @@ def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any 
     source, display = read_source(path, stdin, getattr(options, "max_source_bytes", None))
     import io
 
-    result = execute(path, options, stdin=io.BytesIO(source))
+    result = execute(path, options, stdin=io.BytesIO(source), argv=argv)
     gdoc = run_document(result, max_elements=1 << 62)
     text = source.decode("utf-8-sig", errors="replace")
+    if result.error is not None and result.error.kind == "limit":
+        # past gradcli's limits PyTorch would allocate or loop without them (40 GB, forever): not run
+        return Comparison(display, gdoc, None, run=result, note=(
+            "gradcli stopped the file at a resource limit; compare does not run it under PyTorch beyond "
+            "gradcli's limits (raise the limit named in the error to compare)"))
     static = _static_failure(source, display, options)
     try:
         if static:
             pdoc = oracle.run_document(text, display, options, static_only=True)
             if pdoc is None:
                 kind = result.error.kind if result.error is not None else "unsupported"
-                return Comparison(display, gdoc, None, note=(
+                return Comparison(display, gdoc, None, run=result, note=(
                     f"gradcli refuses this file before running it ({kind}); PyTorch would run it, "
                     "but compare does not execute files outside gradcli's language"))
         else:
@@ -367,8 +380,9 @@ def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any 
     except oracle.OracleInvocationError as e:
         raise UsageProblem(f"PyTorch refused the options: {e}") from None
     except oracle.OracleFailure as e:
-        return Comparison(display, gdoc, None, note=f"the PyTorch side failed: {e}", reference=oracle.reference())
-    return Comparison(display, gdoc, pdoc, diff_documents(gdoc, pdoc), reference=oracle.reference())
+        return Comparison(display, gdoc, None, note=f"the PyTorch side failed: {e}", reference=oracle.reference(),
+                          run=result)
+    return Comparison(display, gdoc, pdoc, diff_documents(gdoc, pdoc), reference=oracle.reference(), run=result)
 
 
 def compare_document(c: Comparison) -> dict:

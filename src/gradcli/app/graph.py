@@ -98,6 +98,7 @@ class Graph:
     roots: list[int] = field(default_factory=list)
     nodes: list[GraphNode] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    error: Any = None  # the file's own error (an ErrorRecord): the graph is then what it built before it stopped
 
     def node(self, node_id: int) -> GraphNode:
         return self._index[node_id]
@@ -203,11 +204,14 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
     Raises UsageProblem when a ``--root`` name is not a tensor of the file.
     """
     by_fn, by_var, tensors = _tensor_map(result)
-    graph = Graph(file=result.file)
+    graph = Graph(file=result.file, error=result.error)
     start: list[Any] = []
     if roots:
         for name in roots:
             t = tensors.get(name)
+            if t is None and result.error is not None:  # the file stopped before binding it: its error says why
+                graph.notes.append(f"{name} was not bound to a tensor when the file stopped")
+                continue
             if t is None:
                 known = ", ".join(tensors) or "none"
                 raise UsageProblem(f"--root {name}: the file has no tensor named {name!r}",
@@ -225,7 +229,7 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
             start.append(fn)
     else:
         start = [fn for _, fn in _default_roots(result)]
-        if not start:
+        if not start and result.error is None:
             graph.notes.append("no tensor of the file has a grad_fn: there is no graph to show")
 
     keep: dict[int, Any] = {}  # id -> node object (keeps ids unique while we work)
@@ -340,9 +344,14 @@ def _splice(graph: Graph, hide: frozenset[str]) -> None:
 
 
 def graph_document(graph: Graph) -> dict:
-    """The ``gradcli.graph/1`` JSON object (SPEC §5)."""
+    """The ``gradcli.graph/1`` JSON object (SPEC §5); ``error``: the file's own error (null when it ran),
+    the graph then being what the file had built when it stopped."""
+    from .records import error_record
+
+    err = getattr(graph, "error", None)
     return {
         "schema": SCHEMA,
+        "error": None if err is None else error_record(err),
         "roots": list(graph.roots),
         "nodes": [
             {

@@ -21,13 +21,14 @@ per mode.  No rich here: :mod:`.render.modes` draws the table.
 from __future__ import annotations
 
 import ast
+import copy
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .problems import UsageProblem
 from .srcinfo import SourceInfo
 
-__all__ = ["MODES", "ModeRun", "ModesReport", "rewrite", "run_modes", "modes_document", "SCHEMA"]
+__all__ = ["MODES", "ModeRun", "ModesReport", "rewrite", "rewrite_tree", "run_modes", "modes_document", "SCHEMA"]
 
 SCHEMA = "gradcli.modes/1"
 MODES = ("as written", "no_grad", "set_grad_enabled(False)", "inference_mode", "detach()", "requires_grad_(False)")
@@ -62,11 +63,19 @@ class ModeRun:
 
 @dataclass
 class ModesReport:
+    """The runs of ``gradcli modes``: the file as written first, then each variant.
+
+    failure: the RunResult of the file as written, when it failed (its error comes first in every
+    output); then ``runs`` holds that run alone unless the failure left a target to switch; target: None
+    when there was none.
+    """
+
     file: str
-    target: str
+    target: Optional[str]
     lines: list[int]
     runs: list[ModeRun]
     names: list[str]
+    failure: Any = None
 
     def differs(self, mode_run: ModeRun, name: str) -> bool:
         """Does ``name`` have other flags or gradient in ``mode_run`` than in the file as written?"""
@@ -86,18 +95,107 @@ class ModesReport:
         return False
 
 
-def _statements(info: SourceInfo, name: str) -> list[ast.stmt]:
-    out = []
-    for st in info.assignments_of(name):
-        if isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in st.targets):
+def _binds(st: ast.stmt, name: str) -> bool:
+    """Is ``st`` a simple statement that assigns ``name`` (plain, tuple, augmented or annotated)?"""
+    if isinstance(st, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+        return name in SourceInfo.names_bound(st)
+    return False
+
+
+def _target_statements(tree: Optional[ast.Module], name: str) -> list[ast.stmt]:
+    """The statements outside any def/class that assign ``name``, in source order: the top level and the
+    blocks of top-level ``if``/``for``/``while``/``with``/``try`` (``;``-separated ones included)."""
+    out: list[ast.stmt] = []
+    if tree is None:
+        return out
+    stack: list[ast.stmt] = list(reversed(tree.body))
+    while stack:
+        st = stack.pop()
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if _binds(st, name):
             out.append(st)
-        elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.target.id == name:
-            out.append(st)
+            continue
+        for sub in _blocks(st):
+            stack.extend(reversed(sub))
+    out.sort(key=lambda s: (s.lineno, s.col_offset))
     return out
 
 
+def _blocks(st: ast.stmt) -> list[list]:
+    """The statement lists inside a compound statement (bodies, else/finally blocks, except handlers)."""
+    out = [getattr(st, f) for f in ("body", "orelse", "finalbody") if isinstance(getattr(st, f, None), list)]
+    for h in getattr(st, "handlers", None) or ():
+        out.append(h.body)
+    for c in getattr(st, "cases", None) or ():
+        out.append(c.body)
+    return out
+
+
+def _statements(info: SourceInfo, name: str) -> list[ast.stmt]:
+    return _target_statements(info.tree, name)
+
+
+def _located(node: ast.AST, where: ast.stmt, end: bool = False) -> ast.AST:
+    """``node`` and everything in it at ``where``'s position (its end, for a statement that follows it)."""
+    line = (where.end_lineno or where.lineno) if end else where.lineno
+    col = (where.end_col_offset or 0) if end else where.col_offset
+    for n in ast.walk(node):
+        if "lineno" in n._attributes:
+            n.lineno, n.col_offset = line, col
+            n.end_lineno = where.end_lineno if not end else line
+            n.end_col_offset = where.end_col_offset if not end else col
+    return node
+
+
+def _switched(st: ast.stmt, name: str, mode: str) -> list[ast.stmt]:
+    """``st`` under ``mode``: in a ``with`` block, or followed by the detach / requires_grad_(False)."""
+    if mode in _WITH:
+        call = ast.parse(_WITH[mode], mode="eval").body
+        node = ast.With(items=[ast.withitem(context_expr=call, optional_vars=None)], body=[st])
+        _located(call, st)
+        node.lineno, node.col_offset = st.lineno, st.col_offset
+        node.end_lineno, node.end_col_offset = st.end_lineno, st.end_col_offset
+        return [node]
+    extra = f"{name} = {name}.detach()" if mode == "detach()" else f"{name}.requires_grad_(False)"
+    return [st, _located(ast.parse(extra).body[0], st, end=True)]
+
+
+def rewrite_tree(tree: ast.Module, name: str, mode: str) -> tuple[ast.Module, list[int]]:
+    """A copy of ``tree`` with the statements that assign ``name`` under ``mode``, every node keeping its
+    line and column (also for ``;``-separated statements, which no text rewrite can put in a ``with``
+    without moving lines); (tree, lines changed)."""
+    lines = [s.lineno for s in _target_statements(tree, name)]
+    if mode == "as written" or not lines:
+        return tree, lines
+    new = copy.deepcopy(tree)
+    targets = {id(s) for s in _target_statements(new, name)}
+
+    def edit(body: list) -> list:
+        out: list = []
+        for st in body:
+            if id(st) in targets:
+                out.extend(_switched(st, name, mode))
+                continue
+            if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                for f in ("body", "orelse", "finalbody"):
+                    if isinstance(getattr(st, f, None), list):
+                        setattr(st, f, edit(getattr(st, f)))
+                for h in getattr(st, "handlers", None) or ():
+                    h.body = edit(h.body)
+            out.append(st)
+        return out
+
+    new.body = edit(new.body)
+    return new, lines
+
+
 def rewrite(source: str, name: str, mode: str) -> tuple[str, list[int]]:
-    """The source with the top-level assignments of ``name`` under ``mode``; (text, lines changed)."""
+    """The source text of ``mode``'s variant; (text, lines changed).  Every line is kept when each target
+    statement starts its line (the ``with`` goes in front of it, the detach after it on the same line);
+    a target after a ``;`` moves to a line of its own (a ``with`` cannot follow ``;``), one line down.
+    The runs use :func:`rewrite_tree`, which keeps every position; this text is for reading and for
+    running the variant under PyTorch."""
     info = SourceInfo(source)
     stmts = _statements(info, name)
     if mode == "as written" or not stmts:
@@ -107,14 +205,23 @@ def rewrite(source: str, name: str, mode: str) -> tuple[str, list[int]]:
     for st in sorted(stmts, key=lambda s: (s.lineno, s.col_offset), reverse=True):
         if mode in _WITH:
             i = st.lineno - 1
-            text = lines[i]
-            b = text.encode("utf-8")
-            lines[i] = (b[:st.col_offset] + f"with {_WITH[mode]}: ".encode() + b[st.col_offset:]).decode("utf-8")
+            b = lines[i].encode("utf-8")
+            head, body, tail = b[:st.col_offset], b[st.col_offset:], b""
+            indent = head[:len(head) - len(head.lstrip())]
+            prefix = f"with {_WITH[mode]}: ".encode()
+            if head.strip():  # after `a = 1; `: the statement goes on a line of its own, at the line's indent
+                prefix = b"\n" + indent + prefix
+                head = head.rstrip().rstrip(b";").rstrip()
+            if st.end_lineno == st.lineno and st.end_col_offset is not None:
+                cut = st.end_col_offset - st.col_offset
+                rest = body[cut:]
+                if rest.lstrip().startswith(b";"):  # `; b = 2` after it: not in the with block
+                    body, tail = body[:cut], b"\n" + indent + rest.lstrip()[1:].lstrip()
+            lines[i] = (head + prefix + body + tail).decode("utf-8")
         else:
             extra = f"; {name} = {name}.detach()" if mode == "detach()" else f"; {name}.requires_grad_(False)"
             i = (st.end_lineno or st.lineno) - 1
-            text = lines[i]
-            b = text.encode("utf-8")
+            b = lines[i].encode("utf-8")
             end = st.end_col_offset if st.end_col_offset is not None else len(b.rstrip(b"\r\n"))
             lines[i] = (b[:end] + extra.encode() + b[end:]).decode("utf-8")
     return "".join(lines), [s.lineno for s in stmts]
@@ -141,50 +248,78 @@ def default_target(result: Any) -> Optional[str]:
     return None
 
 
-def run_modes(source: Any, filename: str, options: Any, target: Optional[str] = None) -> ModesReport:
-    """Run the file as written and under each off-switch; UsageProblem when there is no target to switch."""
-    from ..lang.run import run_file
-    from .related import enrich
-    from .why import explain_all
+def run_modes(source: Any, filename: str, options: Any, target: Optional[str] = None,
+              argv: Optional[list] = None) -> ModesReport:
+    """Run the file as written and under each off-switch.
+
+    The file's own failure comes first: when the run as written fails, ``report.error`` is its error, and
+    the variants run only when that failure leaves a target to switch (an error at run time after the
+    target was assigned); a ``syntax``/``unsupported``/``limit`` failure, or one before any target, gives
+    a report of the run as written alone.  When the file runs, UsageProblem (exit status 2) if there is
+    no target to switch.  ``argv``: the command line, for the hint of a name error (app/run.py).
+    """
+    from ..lang.limits import DEFAULT_LIMITS
+    from ..lang.parse import ParsedSource, tree_depth
+    from ..lang.run import prepare, run_file, run_prepared
+    from ..lang.validate import validate
+    from .run import explain_name_error
 
     text = source.decode("utf-8", "replace") if isinstance(source, (bytes, bytearray)) else source
     if text.startswith("\ufeff"):
         text = text[1:]
-    runs: list[ModeRun] = []
     first = run_file(source, filename, options)
-    if first.error is not None and first.error.kind in ("syntax", "unsupported", "limit") and not first.tensors:
-        raise UsageProblem(f"{filename} could not run: {first.error.kind} at line {first.error.line}: "
-                           f"{first.error.message}", "Run `gradcli run` on it to see the error.")
+    explain_name_error(first, argv)
+    error = first.error
+    if error is not None and (error.kind in ("syntax", "unsupported", "limit") or not first.tensors):
+        return ModesReport(filename, target, [], [_mode_run("as written", text, first, options)], [], failure=first)
     if target is None:
         target = default_target(first)
         if target is None:
+            if error is not None:
+                return ModesReport(filename, None, [], [_mode_run("as written", text, first, options)], [],
+                                   failure=first)
             raise UsageProblem("no tensor with autograd history to switch off in this file",
                                "Name the tensor with --target NAME.")
-    if not _statements(SourceInfo(text), target):
+    set_names = tuple(n.strip() for n, _ in options.sets)
+    limits = DEFAULT_LIMITS.with_options(options)
+    parsed = prepare(source, filename, limits, set_names)
+    lines = [s.lineno for s in _target_statements(parsed.tree, target)]
+    if not lines:
+        if error is not None:
+            return ModesReport(filename, target, [], [_mode_run("as written", text, first, options)], [],
+                               failure=first)
         raise UsageProblem(f"--target {target}: no top-level assignment `{target} = ...` in {filename}",
                            "Name a tensor the file assigns at top level.")
+    runs = [_mode_run("as written", text, first, options)]
+    for mode in MODES[1:]:
+        tree, _ = rewrite_tree(parsed.tree, target, mode)
+        problems = validate(tree, set_names)
+        if problems:  # pragma: no cover - a rewrite the language refuses would be a bug of this module
+            raise RuntimeError(f"modes: the {mode} variant is outside the language: {problems[0].message}")
+        variant = ParsedSource(tree, parsed.text, parsed.filename, tree_depth(tree, limits.max_ast_depth))
+        result = run_prepared(variant, options)
+        runs.append(_mode_run(mode, rewrite(text, target, mode)[0], result, options, tree))
     names: list[str] = []
-    lines: list[int] = []
-    for mode in MODES:
-        if mode == "as written":
-            src, result = text, first
-            lines = [s.lineno for s in _statements(SourceInfo(text), target)]
-        else:
-            src, _ = rewrite(text, target, mode)
-            result = run_file(src, filename, options)
-        enrich(result, options)
-        run = ModeRun(mode, src, result.ok,
-                      None if result.error is None else (result.error.kind, result.error.line))
-        for n, t in result.tensors:
-            run.tensors[n] = _state(n, t)
+    for run in runs:
+        for n in run.tensors:
             if n not in names:
                 names.append(n)
-        try:
-            run.why = explain_all(result, None)
-        except Exception:  # the table does not need the notes
-            run.why = {}
-        runs.append(run)
-    return ModesReport(filename, target, lines, runs, names)
+    return ModesReport(filename, target, lines, runs, names, failure=first if error is not None else None)
+
+
+def _mode_run(mode: str, src: str, result: Any, options: Any, tree: Any = None) -> ModeRun:
+    from .related import enrich
+    from .why import explain_all
+
+    enrich(result, options)
+    run = ModeRun(mode, src, result.ok, None if result.error is None else (result.error.kind, result.error.line))
+    for n, t in result.tensors:
+        run.tensors[n] = _state(n, t)
+    try:
+        run.why = explain_all(result, None, tree)
+    except Exception:  # the table does not need the notes
+        run.why = {}
+    return run
 
 
 def modes_document(report: ModesReport) -> dict:
@@ -194,9 +329,14 @@ def modes_document(report: ModesReport) -> dict:
         return {"name": s.name, "shape": s.shape, "requires_grad": s.requires_grad, "is_leaf": s.is_leaf,
                 "grad_fn": s.grad_fn, "grad": None if s.grad is None else tensor_values(s.grad)}
 
+    from .records import error_record
+
+    failure = report.failure
     return {
         "schema": SCHEMA,
         "file": report.file,
+        "ok": failure is None,
+        "error": None if failure is None else error_record(failure.error),
         "target": report.target,
         "lines": report.lines,
         "modes": [{

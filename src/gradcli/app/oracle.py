@@ -63,6 +63,7 @@ import traceback
 import warnings
 from typing import Any, Optional
 
+from ..lang.inputs import free_input_names, free_names
 from ..lang.result import RunOptions
 
 __all__ = [
@@ -501,6 +502,7 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
             raise OracleInvocationError(f"bad --set {name}={text}: expected NAME=VALUE")
         sets.append((name, text))
     explicit_backward = has_backward_call(tree)
+    free = free_names(tree)
 
     track_name = "__oracle_track__"
     inst = Instrumenter(options.requires_grad, options.retain_grad, track_name)
@@ -565,6 +567,17 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
                         val = cli_value(torch, text, g)
                     except Exception as e:  # a bad --set is an invocation error
                         raise OracleInvocationError(f"bad --set {name}={text}: {e}") from None
+                    g[name] = val
+                    if name in options.requires_grad:
+                        val.requires_grad_()
+                    if name in options.retain_grad:
+                        val.retain_grad()
+                # free inputs (SPEC §3, as torch_run.py): a name the file reads but never binds, named by
+                # --requires-grad / --retain-grad / --inputs, is bound first as torch.tensor(1.0)
+                for name in free_input_names(options, free):
+                    if name in g:
+                        continue
+                    val = torch.tensor(1.0)
                     g[name] = val
                     if name in options.requires_grad:
                         val.requires_grad_()

@@ -18,7 +18,8 @@ import numpy as np
 
 from .options import DEFAULT_JSON_MAX_ELEMENTS
 
-__all__ = ["SCHEMA", "run_document", "tensor_record", "tensor_values", "dtype_name", "grad_fn_name"]
+__all__ = ["SCHEMA", "run_document", "tensor_record", "tensor_values", "dtype_name", "grad_fn_name", "error_record",
+           "backward_record"]
 
 SCHEMA = "gradcli.run/1"
 
@@ -129,17 +130,56 @@ def run_document(result: Any, max_elements: int = DEFAULT_JSON_MAX_ELEMENTS) -> 
         "warnings": [
             {"kind": w.kind, "line": w.line, "message": w.message} for w in result.warnings
         ],
-        "error": None
-        if err is None
-        else {
-            "kind": err.kind,
-            "line": err.line,
-            "col": err.col,
-            "message": err.message,
-            "hint": err.hint or "",
-            "torch_message": getattr(err, "torch_message", None),
-            **_related(err),
-        },
+        "error": None if err is None else error_record(err),
+        "inputs": [{"name": i["name"], "source": i["source"], "value": i["text"]}
+                   for i in getattr(result, "inputs", None) or ()],
+        "backward": backward_record(getattr(result, "backward", None)),
+    }
+
+
+def error_record(err: Any) -> dict:
+    """``error`` of SPEC §5: ``{kind, line, col, message, hint, torch_message}``, and ``related`` when there is
+    a story."""
+    return {
+        "kind": err.kind,
+        "line": err.line,
+        "col": err.col,
+        "message": err.message,
+        "hint": err.hint or "",
+        "torch_message": getattr(err, "torch_message", None),
+        **_related(err),
+    }
+
+
+def backward_call(bw: dict) -> str:
+    """The call gradcli made after the file, as the file would write it: ``z.backward(retain_graph=True)``."""
+    o = bw.get("options") or {}
+    args = []
+    if o.get("gradient") is not None:
+        g = o["gradient"]
+        args.append(f"gradient=torch.ones_like({bw['target']})" if g.strip() == "ones" else f"gradient={g.strip()}")
+    if o.get("retain_graph"):
+        args.append("retain_graph=True")
+    if o.get("create_graph"):
+        args.append("create_graph=True")
+    if o.get("inputs"):
+        args.append("inputs=[" + ", ".join(o["inputs"]) + "]")
+    return f"{bw['target']}.backward({', '.join(args)})"
+
+
+def backward_record(bw: Optional[dict]) -> Optional[dict]:
+    """``backward``: the backward gradcli ran after the file (None when it ran none): its target, whether
+    it was the default one (``implicit``: no ``--backward``), the call and its options."""
+    if bw is None:
+        return None
+    o = bw.get("options") or {}
+    return {
+        "target": bw["target"],
+        "implicit": bool(bw["implicit"]),
+        "call": backward_call(bw),
+        "repeat": int(o.get("repeat", 1)),
+        "options": {"gradient": o.get("gradient"), "inputs": o.get("inputs"),
+                    "retain_graph": bool(o.get("retain_graph")), "create_graph": bool(o.get("create_graph"))},
     }
 
 

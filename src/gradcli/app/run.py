@@ -7,8 +7,9 @@ hands the :class:`~gradcli.lang.result.RunResult` to a renderer and exits with
 
 from __future__ import annotations
 
+import re
 import sys
-from typing import TYPE_CHECKING, BinaryIO, Optional
+from typing import TYPE_CHECKING, BinaryIO, Optional, Sequence
 
 from ..status import ExitStatus
 from .problems import UsageProblem
@@ -16,7 +17,7 @@ from .problems import UsageProblem
 if TYPE_CHECKING:  # pragma: no cover
     from ..lang.result import RunOptions, RunResult
 
-__all__ = ["STDIN_NAME", "read_source", "execute", "exit_status"]
+__all__ = ["STDIN_NAME", "read_source", "execute", "exit_status", "explain_name_error"]
 
 #: the ``file`` of a program read from standard input (``gradcli run -``)
 STDIN_NAME = "<stdin>"
@@ -64,11 +65,14 @@ def read_source(path: str, stdin: Optional[BinaryIO] = None,
     return raw, path
 
 
-def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None) -> "RunResult":
+def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None,
+            argv: Optional[Sequence[str]] = None) -> "RunResult":
     """Run FILE (or stdin for ``-``) with ``options``; always returns a RunResult.
 
     Invocation problems raise UsageProblem or the language layer's
     InvocationError (both exit status 2); errors of the file are in the result.
+    ``argv``: the command line (without the program name), quoted in the hint of a name error for a
+    free name (:func:`explain_name_error`).
     """
     source, display = read_source(path, stdin, getattr(options, "max_source_bytes", None))
     from ..lang.run import run_file  # the language layer (imports the engine and numpy)
@@ -78,6 +82,7 @@ def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None) 
 
         with _last_resort(options):
             result = run_file(source, display, options)
+        explain_name_error(result, argv)
         return enrich(result, options)
     except _gradcli_error() as err:  # the language layer should capture these; be graceful if not
         from ..lang.result import ErrorRecord, RunResult
@@ -132,6 +137,24 @@ def _gradcli_error() -> type:
     from ..errors import GradcliError
 
     return GradcliError
+
+
+def explain_name_error(result: "RunResult", argv: Optional[Sequence[str]] = None) -> None:
+    """A ``name`` error for a name the file reads but never binds: the hint says it looks like an input and
+    gives the command line ``argv`` (without the program name) with ``--requires-grad NAME`` added."""
+    err = result.error
+    if err is None or err.kind != "name":
+        return
+    m = _NOT_DEFINED.match(err.message or "")
+    free = getattr(result, "free_names", None) or []
+    if m is None or m.group(1) not in free:
+        return
+    from ..lang.inputs import input_hint
+
+    err.hint = input_hint(m.group(1), free, argv)
+
+
+_NOT_DEFINED = re.compile(r"name '([A-Za-z_][A-Za-z0-9_]*)' is not defined")
 
 
 def exit_status(result: "RunResult", expect_error: Optional[str] = None) -> ExitStatus:

@@ -91,9 +91,14 @@ def grad_switch_of(expr: ast.AST, how: str) -> Optional[GradSwitch]:
 class SourceInfo:
     """The parsed source of one file, with the queries the explainers need."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, tree: Optional[ast.Module] = None) -> None:
+        """``tree``: the program that ran, when it is not ``text`` parsed (``gradcli modes`` runs the file with
+        its target's statements rewritten in the tree, keeping the file's lines)."""
         self.text = text or ""
         self.lines = self.text.splitlines()
+        if tree is not None:
+            self.tree = tree
+            return
         try:
             with warnings.catch_warnings():  # e.g. "invalid decimal literal": never to the real stderr
                 warnings.simplefilter("ignore")

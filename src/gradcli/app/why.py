@@ -111,10 +111,10 @@ def _nonzero(t: Any) -> bool:
 class Explainer:
     """Explanations over one RunResult (and the options it ran with, for a zero-gradient trace)."""
 
-    def __init__(self, result: Any, options: Any = None) -> None:
+    def __init__(self, result: Any, options: Any = None, tree: Any = None) -> None:
         self.result = result
         self.options = options
-        self.src = SourceInfo(result.source)
+        self.src = SourceInfo(result.source, tree)
         self.names: dict[int, str] = {}
         for name, t in result.tensors:
             self.names.setdefault(id(t), name)
@@ -800,9 +800,10 @@ _ZERO_REASONS = {
 
 
 # --- module-level conveniences ---------------------------------------------------------------------------
-def explain_all(result: Any, options: Any = None) -> dict[str, WhyNote]:
-    """A note for every named tensor whose .grad is None or all zeros."""
-    return Explainer(result, options).explain_all()
+def explain_all(result: Any, options: Any = None, tree: Any = None) -> dict[str, WhyNote]:
+    """A note for every named tensor whose .grad is None or all zeros (``tree``: the program that ran, when
+    it is not ``result.source`` parsed)."""
+    return Explainer(result, options, tree).explain_all()
 
 
 def explain_name(result: Any, name: str, options: Any = None) -> Optional[WhyNote]:

@@ -104,5 +104,12 @@ class RunResult:
     error: Optional[ErrorRecord] = None
     namespace: dict[str, Any] = field(default_factory=dict)
     trace: Optional[list[Any]] = None
+    # names bound before the file: ``{"name", "source": "--set"|"free", "text"}`` (free inputs: SPEC §3);
+    # text: the --set VALUE as given, or "torch.tensor(1.0)"
+    inputs: list[dict] = field(default_factory=list)
+    # the backward gradcli ran after the file: ``{"target", "implicit", "options": {...}}``, or None
+    backward: Optional[dict] = None
+    # names the file reads but never binds (lang/inputs.py), for the name error's hint
+    free_names: list[str] = field(default_factory=list)
     # the engine's logs for the explainers (app/why.py): {"backward": [...], "inplace": [...]}; not in JSON
     logs: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

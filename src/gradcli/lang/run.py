@@ -12,7 +12,10 @@ It implements exactly the reference oracle's semantics
    bool) or nested list -> ``torch.tensor(VALUE, dtype=<default dtype>)``,
    anything else an expression *of the language* (never ``eval``); a bad
    ``--set`` raises :class:`InvocationError` (exit 2);
-   ``--requires-grad``/``--retain-grad`` apply to ``--set`` names at binding;
+   ``--requires-grad``/``--retain-grad`` apply to ``--set`` names at binding; then the *free inputs*
+   (:mod:`.inputs`: names the file reads but never binds, named by ``--requires-grad``,
+   ``--retain-grad`` or ``--inputs`` and not by ``--set``) are bound as ``torch.tensor(1.0)`` and
+   flagged likewise (``RunResult.inputs`` lists both kinds);
 4. run the file body (inside ``torch.no_grad()`` with ``--no-grad``), with
    ``NAME.requires_grad_()`` / ``NAME.retain_grad()`` after every assignment
    statement binding a ``--requires-grad``/``--retain-grad`` NAME (in ``def``
@@ -24,7 +27,8 @@ It implements exactly the reference oracle's semantics
    (``ones``, number/list -> ``torch.tensor(v, dtype=target.dtype)`` for a
    floating target, else an expression evaluated in the file's namespace),
    ``--inputs``, ``--retain-graph``, ``--create-graph``, ``--repeat N``.  Its
-   errors have no position unless raised inside the file's own code (a hook);
+   errors have no position unless raised inside the file's own code (a hook); what ran is
+   ``RunResult.backward``;
 6. collect: stdout (the file's ``print``, never the real stdout), warnings
    (once per (kind, line), line of the innermost running statement), the error,
    and every top-level name bound to a tensor, in order of first binding.
@@ -64,6 +68,7 @@ from ..autograd import malloc as _malloc
 from ..errors import GradcliError, error_class, set_warning_sink
 from . import errmap
 from .access import get_attr
+from .inputs import free_input_names, free_names
 from .interpreter import Interpreter, position, required_recursion_limit, set_recursion_limit
 from .limits import DEFAULT_LIMITS, Limits, limit_error
 from .parse import ParsedSource, decode_source, parse_expression, parse_source
@@ -260,6 +265,8 @@ class _Runner:
         self.limits = limits
         self.warnings: list[WarningRecord] = []
         self.seen: set = set()
+        self.inputs: list[dict] = []  # names bound before the file: --set and free inputs (RunResult.inputs)
+        self.backward: Optional[dict] = None  # the backward gradcli ran after the file (RunResult.backward)
 
     # warnings: once per (kind, line), at the innermost running statement
     def sink(self, kind: str, message: str) -> None:
@@ -315,6 +322,7 @@ class _Runner:
         self.Tensor = _tensor_type()
         state = _EngineState(options, self.limits)
         tree = self.parsed.tree
+        self.free = free_names(tree)
         explicit_backward = has_backward_call(tree)
         track = None if (options.backward or explicit_backward) else self.Tensor
 
@@ -369,6 +377,9 @@ class _Runner:
             state.restore()
             result.stdout = _OBJ_ADDR.sub(">", interp.out.getvalue())
             result.warnings = self.warnings
+            result.inputs = self.inputs
+            result.backward = self.backward
+            result.free_names = sorted(self.free)
             result.namespace = g
             result.tensors = self.tensors()
             if options.trace:
@@ -404,13 +415,27 @@ class _Runner:
             except GradcliError as e:
                 raise InvocationError(f"bad --set {name}={text}: {e.message}") from e
             g[name] = value
-            try:
-                if name in self.options.requires_grad:
-                    _call(value, "requires_grad_")
-                if name in self.options.retain_grad:
-                    _call(value, "retain_grad")
-            except Exception as e:
-                raise errmap.convert(e)
+            self.flag(name, value)
+            self.inputs.append({"name": name, "source": "--set", "text": text})
+        # free inputs (SPEC §3 --requires-grad): a name the file reads but never binds, named by
+        # --requires-grad, --retain-grad or --inputs and not by --set, is bound first as torch.tensor(1.0)
+        for name in free_input_names(self.options, self.free):
+            if name in g:
+                continue
+            value = _call(self.prelude["torch"], "tensor", 1.0)
+            g[name] = value
+            self.flag(name, value)
+            self.inputs.append({"name": name, "source": "free", "text": "torch.tensor(1.0)"})
+
+    def flag(self, name: str, value: Any) -> None:
+        """``--requires-grad`` / ``--retain-grad`` of a name bound before the file."""
+        try:
+            if name in self.options.requires_grad:
+                _call(value, "requires_grad_")
+            if name in self.options.retain_grad:
+                _call(value, "retain_grad")
+        except Exception as e:
+            raise errmap.convert(e)
 
     def run_body(self, body: Callable[[], None]) -> None:
         if not self.options.no_grad or not self.parsed.tree.body:
@@ -425,20 +450,27 @@ class _Runner:
 
     def after_backward(self, explicit_backward: bool) -> None:
         options, g = self.options, self.g
-        target = None
+        target = name = None
         if options.backward:
             name = options.backward
             if name not in g:
-                raise error_class("name")(f"name '{name}' is not defined", "--backward names a name the file binds.")
+                raise error_class("name")(f"name '{name}' is not defined",
+                                          "--backward names a tensor the file binds at top level.")
             target = g[name]
             if not isinstance(target, self.Tensor):
                 raise error_class("type")(f"--backward {name}: not a tensor (it is a {type(target).__name__})")
         elif not explicit_backward and self.interp.tracked is not None:
-            _, target = self.interp.tracked
+            name, target = self.interp.tracked
             if not target.requires_grad:
                 target = None
         if target is None:
             return
+        self.backward = None if options.repeat <= 0 else {
+            "target": name, "implicit": not options.backward,
+            "options": {"gradient": options.gradient, "inputs": list(options.inputs) if options.inputs else None,
+                        "retain_graph": bool(options.retain_graph), "create_graph": bool(options.create_graph),
+                        "repeat": int(options.repeat)},
+        }
         kw: dict = {}
         if options.gradient is not None:
             kw["gradient"] = self.cli_value(options.gradient, like=target)
@@ -450,7 +482,8 @@ class _Runner:
             names = [n.strip() for n in options.inputs if n.strip()]
             for n in names:
                 if n not in g:
-                    raise error_class("name")(f"name '{n}' is not defined", "--inputs names names the file binds.")
+                    raise error_class("name")(f"name '{n}' is not defined",
+                                              "--inputs lists tensors the file binds, or names it reads but never binds.")
             kw["inputs"] = [g[n] for n in names]
         budget = self.interp.budget
         for _ in range(max(0, options.repeat)):

@@ -43,8 +43,14 @@ def difference_table(differences: list) -> Table:
 
 
 def render_compare(comparison: Any, out: Any) -> None:
-    """Print the comparison of one file: a verdict line, then the table of differences (or a note)."""
+    """Print the comparison of one file: the file's own error first (its panel, when it failed in gradcli),
+    a verdict line, then the table of differences (or a note)."""
     name = comparison.file
+    run = getattr(comparison, "run", None)
+    if run is not None and run.error is not None:
+        from .panels import error_panel
+
+        out.print(error_panel(run.error, run.file, run.source))
     ref = getattr(comparison, "reference", None) or {}
     if ref:
         out.print(Text(f"reference: PyTorch {ref.get('torch', '?')}, CPU capability {ref.get('cpu_capability', '?')}",
@@ -54,9 +60,12 @@ def render_compare(comparison: Any, out: Any) -> None:
         return
     n_tensors = len(comparison.pytorch.get("tensors", []))
     if comparison.identical:
+        err = comparison.pytorch.get("error")
+        how = "" if not err else f": both fail with {err['kind']}" + (
+            f" at line {err['line']}" if err.get("line") else "")
         out.print(Text("identical: ", style="bold green") + Text(
             f"{name} behaves in gradcli exactly as in PyTorch (ok, error, warnings, printed output and "
-            f"{n_tensors} tensor{'s' if n_tensors != 1 else ''})"), soft_wrap=True)
+            f"{n_tensors} tensor{'s' if n_tensors != 1 else ''}){how}"), soft_wrap=True)
         return
     n = len(comparison.differences)
     out.print(Text(f"{n} difference{'s' if n != 1 else ''}", style="bold red")

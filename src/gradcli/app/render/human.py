@@ -216,6 +216,9 @@ def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, 
             out.file.write("\n")
         out.file.flush()
     show = frozenset(SHOW_COLUMNS) if show is None else show
+    note = inputs_note(result)
+    if note is not None:
+        out.print(note)
     if result.tensors:
         for table in tensor_table(result.tensors, show, width=out.width):
             out.print(table)
@@ -241,11 +244,52 @@ def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, 
             story = story_table(result.error, result.source)
             if story is not None:
                 out.print(story)
+    ran = backward_note(result)
+    if ran is not None:
+        out.print(ran)
     for w in result.warnings:
         out.print(warning_panel(w, result.file, result.source))
     if result.error is not None:
         out.print(error_panel(result.error, result.file, result.source))
     out.print(verdict(result, expect_error))
+
+
+def inputs_note(result: Any) -> Optional[Text]:
+    """``inputs: x = torch.tensor(1.0), bound by gradcli ...`` for the free inputs gradcli bound, else None."""
+    free = [i for i in getattr(result, "inputs", None) or () if i.get("source") == "free"]
+    if not free:
+        return None
+    names = [i["name"] for i in free]
+    text = Text("inputs: ", style="bold")
+    text.append(", ".join(f"{i['name']} = {i['text']}" for i in free))
+    it = "it" if len(names) == 1 else "them"
+    text.append(f", bound by gradcli: the file reads {_and(names)} but never assigns {it} "
+                f"(--set NAME=VALUE gives another value)", style="dim")
+    return text
+
+
+def _and(items: list) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def backward_note(result: Any) -> Optional[Text]:
+    """``backward: gradcli ran z.backward() after the file (...)``: what gradcli ran after the file, if anything."""
+    bw = getattr(result, "backward", None)
+    if not bw:
+        return None
+    from ..records import backward_record
+
+    rec = backward_record(bw)
+    text = Text("backward: ", style="bold")
+    text.append(f"gradcli ran {rec['call']}")
+    if rec["repeat"] > 1:
+        text.append(f" {rec['repeat']} times")
+    if rec["implicit"]:
+        why = "the default: the last tensor assigned; the file calls no backward itself"
+    else:
+        why = f"--backward {rec['target']}"
+    text.append(f" after the file ({why})", style="dim")
+    return text
 
 
 def verdict(result: Any, expect_error: Optional[str] = None) -> Text:

@@ -89,6 +89,16 @@ def modes_rows(report: Any) -> Table:
 
 
 def render_modes(report: Any, out: Any) -> None:
+    """The file's own failure first (its error panel), then the table when there are variants to show."""
+    failure = getattr(report, "failure", None)
+    if failure is not None:
+        from .panels import error_panel
+
+        out.print(error_panel(failure.error, failure.file, failure.source))
+        if len(report.runs) < 2:
+            out.print(Text(f"failed: {_outcome(report.runs[0])}; the grad off-switches were not tried",
+                           style="bold red"))
+            return
     fits = False
     for pad in (1, 0):  # side by side, if need be with one space less between the columns
         wide = modes_table(report, pad)

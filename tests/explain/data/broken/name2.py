@@ -1,0 +1,3 @@
+x = torch.tensor(2.0, requires_grad=True)
+y = x * w
+y.backward()

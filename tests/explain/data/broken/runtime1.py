@@ -1,0 +1,2 @@
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * torch.ones(3)

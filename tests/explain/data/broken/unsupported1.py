@@ -1,0 +1,3 @@
+import numpy as np
+x = torch.tensor(2.0, requires_grad=True)
+y = x * 2

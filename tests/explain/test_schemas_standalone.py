@@ -1,0 +1,55 @@
+"""Issue 19, must-have 8: every ``--json`` schema ships in the package and validates on its own.
+
+A schema file read from the installed package, given to a plain ``jsonschema.validate`` (no registry, no
+network), validates real outputs; none of them refers outside itself; the definitions they share are the
+copies of run.schema.json's (tests/explain/bundle_schemas.py keeps them so).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bundle_schemas  # noqa: E402
+
+NAMES = ("run", "graph", "check", "ops", "why", "lint", "modes", "compare")
+
+
+def _schema(name: str) -> dict:
+    return json.loads(resources.files("gradcli").joinpath(f"schemas/{name}.schema.json").read_text("utf-8"))
+
+
+def test_every_schema_ships():
+    shipped = sorted(p.name for p in resources.files("gradcli").joinpath("schemas").iterdir()
+                     if p.name.endswith(".schema.json"))
+    assert shipped == sorted(f"{n}.schema.json" for n in NAMES)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_schema_refers_only_to_itself(name):
+    schema = _schema(name)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    refs = []
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if "$ref" in node:
+                refs.append(node["$ref"])
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    assert all(r.startswith("#/") for r in refs), [r for r in refs if not r.startswith("#/")]
+    defs = schema.get("$defs", {})
+    missing = [r for r in refs if r.split("/")[2] not in defs]
+    assert not missing
+
+
+def test_shared_definitions_are_run_schema_copies():
+    assert bundle_schemas.main(["--check"]) == 0
