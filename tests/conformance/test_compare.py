@@ -261,4 +261,6 @@ def test_a_file_outside_the_language_is_not_executed_by_pytorch(runner, tmp_path
 def test_clear_cut_unsupported_constructs_agree(runner, tmp_path):
     f = tmp_path / "imp.py"
     f.write_text("import os\nx = 1\n")
-    assert runner.invoke(app, ["compare", str(f)]).exit_code == 0
+    r = runner.invoke(app, ["compare", str(f)])
+    # both refuse it alike; the file's own failure still comes first, with exit status 1 (issue 19)
+    assert r.exit_code == 1 and "identical" in r.output and r.output.lstrip().startswith("╭─ error: unsupported")

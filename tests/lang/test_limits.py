@@ -252,7 +252,10 @@ def test_max_source_reaches_every_reader(tmp_path):
     (tmp_path / "f.py").write_text("x = torch.ones(2, requires_grad=True)\ny = (x * 2).sum()\n" + "# pad\n" * 200_000
                                    + "z = y * 3\n")
     p = _gradcli(["modes", "f.py", "--json"], tmp_path)
-    assert p.returncode == 2 and "larger than the limit of 1,000,000 bytes" in p.stderr, p.stderr
+    # the file's own failure, as `run` reports it (issue 19): exit status 1, the limit error in the document
+    err = json.loads(p.stdout)["error"]
+    assert p.returncode == 1 and err["kind"] == "limit", p.stdout + p.stderr
+    assert "larger than the limit of 1,000,000 bytes" in err["message"]
     p = _gradcli(["modes", "f.py", "--json", "--max-source", "2M"], tmp_path)
     doc = json.loads(p.stdout)
     assert p.returncode == 0 and doc["modes"][0]["ok"], p.stdout + p.stderr

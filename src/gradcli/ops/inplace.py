@@ -830,8 +830,22 @@ def _logical_inplace(name: str):
 
     op = getattr(_ew, name)
 
-    def method(self, *args):
+    def method(self, *args, **kwargs):
         from ..autograd.grad_mode import no_grad
+
+        # PyTorch's argument parser, message for message (a wrong call is a TypeError, kind type)
+        if name == "logical_not" and kwargs:
+            raise ArgumentTypeError("TensorBase.logical_not_() takes no keyword arguments")
+        if name == "logical_not" and args:
+            raise ArgumentTypeError(f"TensorBase.logical_not_() takes no arguments ({len(args)} given)")
+        if "other" in kwargs and not args:
+            args = (kwargs.pop("other"),)
+        if kwargs and args:
+            raise ArgumentTypeError(f"{name}_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        if name != "logical_not" and not args:
+            raise ArgumentTypeError(f'{name}_() missing 1 required positional arguments: "other"')
+        if name != "logical_not" and len(args) > 1:
+            raise ArgumentTypeError(f"{name}_() takes 1 positional argument but {len(args)} were given")
 
         def compute(old):
             with no_grad():

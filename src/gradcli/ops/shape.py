@@ -950,6 +950,8 @@ def chunk(input, chunks: int, dim: int = 0):
 def unbind(input, dim: int = 0):
     """Views of each slice along dim (UnbindBackward0)."""
     d = _wrap(dim, input._data.ndim)
+    if input._data.ndim == 0:  # PyTorch wraps the dim as for one dimension, then finds none
+        raise ArgumentIndexError("Dimension specified as 0 but tensor has no dimensions")
     _limits.python_objects(input._data.shape[d], "tensors")  # one tensor per slice (iterating a tensor unbinds it)
     keys = [(slice(None),) * d + (i, Ellipsis) for i in range(input._data.shape[d])]
     return _multi_view(input, keys, UnbindBackward0, d)

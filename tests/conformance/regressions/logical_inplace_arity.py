@@ -1,0 +1,5 @@
+# logical_or_ given two arguments is PyTorch's TypeError, not an internal error (fuzz finding, issue 19's corpus)
+x1 = torch.arange(-1.0, 1.125, 0.25).reshape((3, 3)).requires_grad_()
+t0 = x1.detach().logical_and_(other=x1)
+t1 = x1.detach().logical_not_()
+t2 = x1.logical_or_(9, 1)

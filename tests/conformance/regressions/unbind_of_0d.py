@@ -1,0 +1,5 @@
+# unbind of a 0-d tensor is PyTorch's IndexError (no dimensions), not an internal error (fuzz finding, issue 19's corpus)
+x = torch.arange(0.0, 1.0, 0.25, requires_grad=True)
+y = (3 * x ** 2 - 2 * x + 1).sum()
+print(y.unbind(-1) if False else "unbind")
+y.unbind()
