@@ -25,25 +25,35 @@ __all__ = ["Namespace", "make_globals", "torch_namespace"]
 class Namespace:
     """A read-only module-like object (``torch``, ``torch.autograd`` ...) exposing ``members``.
 
-    ``lazy`` maps further member names to ``(module, attribute)`` of gradcli.autograd, imported
-    at the first read (start-up time: most files use none of Function, gradcheck, functional,
-    checkpoint); they are public names like the others.
+    ``lazy`` maps further member names to ``(module, attribute)`` -- a module of gradcli.autograd, or
+    ``gradcli.MODULE`` when the name has a dot (``nn.linear``) -- or to a function making the value,
+    imported or made at the first read (start-up time: most files use none of Function, gradcheck,
+    functional, checkpoint, torch.nn's layers); they are public names like the others.
+    ``unsupported`` names PyTorch APIs of this module that gradcli lacks: reading one is an
+    ``unsupported`` error that says so (lang/access.py).
     """
 
-    def __init__(self, name: str, members: dict[str, Any], lazy: Optional[dict[str, tuple[str, str]]] = None) -> None:
+    def __init__(self, name: str, members: dict[str, Any], lazy: Optional[dict[str, Any]] = None,
+                 unsupported: frozenset = frozenset()) -> None:
         self._name = name
         for k, v in members.items():
             object.__setattr__(self, k, v)
         self._lazy = dict(lazy or {})
         self._gradcli_public = frozenset(members) | frozenset(self._lazy)
+        self._gradcli_unsupported = frozenset(unsupported)
 
     def __getattr__(self, name: str) -> Any:
         # only called for a name not set yet: a lazy member's first read
         lazy = self.__dict__.get("_lazy") or {}
         if name not in lazy:
             raise AttributeError(f"module '{self.__dict__.get('_name')}' has no attribute '{name}'")
-        module, attr = lazy[name]
-        value = getattr(importlib.import_module(f"gradcli.autograd.{module}"), attr)
+        spec = lazy[name]
+        if callable(spec):
+            value = spec()
+        else:
+            module, attr = spec
+            path = f"gradcli.{module}" if "." in module else f"gradcli.autograd.{module}"
+            value = getattr(importlib.import_module(path), attr)
         object.__setattr__(self, name, value)
         return value
 
@@ -123,11 +133,17 @@ def torch_namespace() -> Namespace:
             "once_differentiable": ("function", "once_differentiable"), "Function": ("function", "Function")}),
         "graph": graph_namespace(),
     }
+    autograd_members["Variable"] = Variable
+    autograd_members["variable"] = Namespace("torch.autograd.variable", {"Variable": Variable})
+    autograd_members["anomaly_mode"] = Namespace("torch.autograd.anomaly_mode", {
+        "detect_anomaly": anomaly.detect_anomaly, "set_detect_anomaly": anomaly.set_detect_anomaly})
     members["autograd"] = Namespace("torch.autograd", autograd_members, {
         "Function": ("function", "Function"), "gradcheck": ("gradcheck", "gradcheck"),
         "gradgradcheck": ("gradcheck", "gradgradcheck")})
+    members["typename"] = typename
     F = functional_namespace()
-    members["nn"] = Namespace("torch.nn", {"functional": F})
+    members["nn"] = nn_namespace(F)
+    members.update(legacy_constructors())
     members["utils"] = Namespace("torch.utils", {
         "checkpoint": Namespace("torch.utils.checkpoint", {}, {"checkpoint": ("checkpoint", "checkpoint")})})
     return Namespace("torch", members)
@@ -140,6 +156,69 @@ def graph_namespace() -> Namespace:
     return Namespace("torch.autograd.graph", {"Node": Node}, {
         name: ("graph_hooks", name) for name in (
             "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook")})
+
+
+def nn_namespace(F: Namespace) -> Namespace:
+    """A fresh ``torch.nn`` namespace: its classes load at the first read (gradcli/nn/), ``functional``
+    is ``F``, ``init`` holds nn.init's functions."""
+    from . import nn as _nn
+
+    init = Namespace("torch.nn.init", {}, {n: ("nn.init", n) for n in _nn.INIT_NAMES},
+                     unsupported=frozenset({"trunc_normal_", "orthogonal_", "sparse_", "dirac_"}))
+    utils = Namespace("torch.nn.utils", {}, {n: ("nn.utils", n) for n in _nn.UTILS_NAMES},
+                      unsupported=frozenset({"clip_grad_norm", "rnn", "parametrize", "prune", "weight_norm",
+                                             "spectral_norm", "stateless", "fusion", "get_total_norm"}))
+    lazy = {name: (f"nn.{module}", name) for name, module in _nn.MEMBERS.items()}
+    return Namespace("torch.nn", {"functional": F, "init": init, "utils": utils}, lazy, unsupported=_nn.UNSUPPORTED)
+
+
+def typename(obj: Any) -> str:
+    """torch.typename: ``torch.FloatTensor`` for a float32 tensor, the class's dotted name otherwise."""
+    from .nn.parameter import typename as _typename
+
+    return _typename(obj)
+
+
+class _LegacyMeta(type):
+    """``isinstance(t, torch.FloatTensor)``: a tensor of that dtype (PyTorch's legacy tensor types)."""
+
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype is cls._dtype
+
+    def __repr__(cls) -> str:
+        return f"<class 'torch.{cls.__name__}'>"
+
+
+def _legacy_class(name: str, dtype: Any) -> type:
+    from .ops import creation
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Tensor:
+        return creation.legacy_new(name, dtype, args, kwargs)
+
+    cls = _LegacyMeta(name, (), {"__new__": __new__, "_dtype": dtype, "_gradcli_public": frozenset(),
+                                 "__module__": "torch"})
+    return cls
+
+
+_LEGACY = (("FloatTensor", "float32"), ("DoubleTensor", "float64"), ("HalfTensor", "float16"),
+           ("LongTensor", "int64"), ("IntTensor", "int32"), ("ShortTensor", "int16"), ("CharTensor", "int8"),
+           ("ByteTensor", "uint8"), ("BoolTensor", "bool"))
+
+
+def legacy_constructors() -> dict[str, Any]:
+    """``torch.FloatTensor`` ... (SPEC §2b legacy constructors)."""
+    return {name: _legacy_class(name, dt.by_name(d)) for name, d in _LEGACY}
+
+
+def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> Tensor:
+    """``torch.autograd.Variable(t, requires_grad=...)`` as PyTorch 2.13 runs it: a new leaf sharing ``t``'s
+    data (``t.detach()``), requiring grad when asked (Variable is a deprecated alias of Tensor)."""
+    if not isinstance(data, Tensor):
+        raise ArgumentTypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+    out = data.detach()
+    if requires_grad:
+        out.requires_grad_(True)
+    return out
 
 
 def functional_namespace() -> Namespace:

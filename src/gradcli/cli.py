@@ -509,7 +509,7 @@ def graph_command(
 
         kind = opt.check_expect_error(expect_error)
         hidden = opt.parse_hide(hide)
-        roots = opt.parse_names("--root", root)
+        roots = opt.parse_names("--root", root, dotted=True)
         from .app.graph import check_output_path, output_format
 
         out_format = output_format(None if fmt is None else fmt.value, output)

@@ -59,7 +59,7 @@ def why_command(
     def body() -> ExitStatus:
         from .app import options as opt
 
-        target = opt.parse_names("NAME", [name])[0]
+        target = opt.parse_names("NAME", [name], dotted=True)[0]
         options = _run_options(
             sets=sets, requires_grad=requires_grad, retain_grad=retain_grad, no_grad=no_grad,
             backward=backward, gradient=gradient, inputs=inputs, retain_graph=retain_graph,

@@ -1240,12 +1240,17 @@ def _softmax(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     return g.call(op, x.name, args, kw), g.result(x.shape, x.dtype, [x])
 
 
-@template("mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits")
+@template("mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "smooth_l1_loss",
+          "huber_loss")
 def _loss(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     if not x.floating:
         return None
     red = g.pick([None, "'mean'", "'sum'", "'none'"])
     kw = {"reduction": red} if red else {}
+    if op == "smooth_l1_loss" and g.bool(0.6):
+        kw["beta"] = lit(g.pick([0.0, 0.5, 2.0]))
+    if op == "huber_loss" and g.bool(0.6):
+        kw["delta"] = lit(g.pick([0.5, 2.0]))
     shape = x.shape if red == "'none'" else ()
     if op == "binary_cross_entropy":
         a = f"torch.sigmoid({x.name})" if g.bool(0.8) else x.name
@@ -1264,6 +1269,29 @@ def _loss(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
             kw["pos_weight"] = f"torch.full(({x.shape[-1]},), 2.0, dtype=torch.{x.dtype})"
         return g.call(op, x.name, [ttext], kw), g.result(shape, x.dtype, [x, y])
     return g.call(op, x.name, [y.name], kw), g.result(shape, x.dtype, [x, y])
+
+
+@template("kl_div")
+def _kl_div(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating or x.ndim == 0:
+        return None
+    red = g.pick(["'batchmean'", "'sum'", "'none'"])
+    y = g.new_leaf(x.shape, x.dtype, rg=g.bool(0.3))
+    log_target = g.bool(0.3)
+    target = f"torch.log_softmax({y.name}, dim=-1)" if log_target else f"torch.softmax({y.name}, dim=-1)"
+    kw = {"reduction": red}
+    if log_target:
+        kw["log_target"] = "True"
+    shape = x.shape if red == "'none'" else ()
+    return g.call(op, f"torch.log_softmax({x.name}, dim=-1)", [target], kw), g.result(shape, x.dtype, [x, y])
+
+
+@template("xlogy")
+def _xlogy(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating:
+        return None
+    y = g.new_leaf(x.shape, x.dtype, rg=g.bool(0.5))
+    return g.call(op, x.name, [f"({y.name}.abs() + 0.25)"]), g.result(x.shape, x.dtype, [x, y])
 
 
 @template("nll_loss", "cross_entropy")

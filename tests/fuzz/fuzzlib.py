@@ -818,7 +818,7 @@ def check_cli(path: Path, args: list[str], timeout: float = 60.0,
     text = stdout.decode("utf-8", "replace") + stderr.decode("utf-8", "replace")
     if proc.returncode not in (0, 1, 2):
         return f"exit status {proc.returncode}: {text[-2000:]}"
-    if "Traceback" in text:
+    if "Traceback (most recent call last)" in text:  # a Python traceback (anomaly mode's message says "Traceback of")
         return f"traceback: {text[-2000:]}"
     if "--json" in args and proc.returncode in (0, 1):
         try:

@@ -122,7 +122,7 @@ def test_cli_in_process_share(tmp_path):
             cmd.append("--json")
         r = runner.invoke(app, cmd)
         text = r.output + (r.stderr if r.stderr_bytes is not None else "")
-        if r.exit_code not in (0, 1, 2) or "Traceback" in text or (r.exception and not isinstance(
+        if r.exit_code not in (0, 1, 2) or "Traceback (most recent call last)" in text or (r.exception and not isinstance(
                 r.exception, SystemExit)):
             problems.append(f"{src!r}\nexit {r.exit_code}: {text[-1500:]}\n{r.exception!r}")
     assert not problems, "\n\n".join(problems[:3])
@@ -151,7 +151,7 @@ def test_cli_other_commands_share(tmp_path):
                 cmd.append("--json")
             r = runner.invoke(app, cmd)
             text = r.output + (r.stderr if r.stderr_bytes is not None else "")
-            if r.exit_code not in (0, 1, 2) or "Traceback" in text or (r.exception and not isinstance(
+            if r.exit_code not in (0, 1, 2) or "Traceback (most recent call last)" in text or (r.exception and not isinstance(
                     r.exception, SystemExit)):
                 problems.append(f"{cmd[0]} {src!r}\nexit {r.exit_code}: {text[-1500:]}\n{r.exception!r}")
     assert not problems, "\n\n".join(problems[:3])

@@ -42,7 +42,7 @@ CASES = [
     ("f = lambda: 0\nf.attr = 1\n", "runtime", 2, 0, "'function' object has no attribute 'attr'"),
     ("s = 'a'\ns.upper = 1\n", "runtime", 2, 0, "read-only"),
     ("y = 10.0 ** 400\n", "runtime", 1, 4, "OverflowError"),
-    ("y = '%d' % 3\n", "unsupported", 1, 4, "printf-style"),
+    ("y = '%999999999d' % 3\n", "limit", 1, 4, "width or precision"),
     ("y = 'abc'.encode\n", "unsupported", 1, 4, "'str.encode' is outside the gradcli language"),
     ("@print\ndef f():\n    pass\n", "unsupported", 1, 1, "decorator"),
     ("def deco(fn):\n    return fn + 1\n@deco\ndef f():\n    pass\n", "type", 2, 11, "unsupported operand"),

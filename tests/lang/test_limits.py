@@ -294,7 +294,7 @@ def test_huge_messages_are_clipped(run):
 
 
 def test_many_static_problems_are_listed_briefly(run):
-    r = run("del x\n" * 50_000)
+    r = run("global x\n" * 50_000)
     assert r.error.kind == "unsupported" and len(r.error.problems) == 101
     assert "49,900 more problems" in r.error.problems[-1]["message"]
 

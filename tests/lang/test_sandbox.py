@@ -58,10 +58,7 @@ ATTEMPTS = {
     "str_maketrans": "f = str.maketrans\n",
     # format-string tricks
     "str_format_field": "s = '{0.__class__}'.format(1)\n",
-    "str_format_indirect": "f = 'x'.format\ns = f(1)\n",
     "str_format_map": "s = '{a}'.format_map({'a': 1})\n",
-    "percent_format": "s = '%s' % (1,)\n",
-    "percent_mapping": "s = '%(a)s' % {'a': 1}\n",
     "fstring_dunder": "x = 1\ns = f'{x.__class__}'\n",
     "fstring_huge_width": "s = f'{1:99999999999}'\n",
     # generators and frames
@@ -97,7 +94,6 @@ ATTEMPTS = {
     "import_sys_as_torch": "import sys as torch\n",
     "relative_import": "from . import run\n",
     # class / metaclass tricks
-    "plain_class": "class A:\n    pass\n",
     "metaclass": "class A(torch.autograd.Function, metaclass=type):\n    pass\n",
     "class_body_code": "class A(torch.autograd.Function):\n    x = open('SENTINEL', 'w')\n",
     "class_non_static": "class A(torch.autograd.Function):\n    def forward(ctx):\n        pass\n",
@@ -115,7 +111,6 @@ ATTEMPTS = {
     # statements outside the subset
     "global": "def f():\n    global torch\n    torch = 1\n",
     "nonlocal": "def f():\n    x = 1\n    def g():\n        nonlocal x\n",
-    "del": "del torch\n",
     "async": "async def f():\n    await g()\n",
     "yield": "def f():\n    yield open\n",
     "walrus": "y = (x := 1)\n",
@@ -240,8 +235,6 @@ MORE_ATTEMPTS = {
     "genexp_close_runtime": "g = (i for i in [1])\nc = g.close\n",
     "enumerate_frame": "e = enumerate([1])\nf = e.gi_frame\n",
     "zip_yieldfrom": "z = zip([1])\nf = z.gi_yieldfrom\n",
-    "next_builtin": "g = (i for i in [1])\nv = next(g)\n",
-    "iter_builtin": "i = iter([1])\n",
     "genexp_into_engine_hook": "x = torch.ones(1, requires_grad=True)\ng = (i for i in [1])\nx.register_hook(g)\n(x * 2).sum().backward()\n",
     # --- torch namespace walking ----------------------------------------------------------------------
     "torch_save_file": "x = torch.ones(2)\ntorch.save(x, 'SENTINEL')\n",
@@ -264,7 +257,6 @@ MORE_ATTEMPTS = {
     "torch_utils_cpp_extension": "e = torch.utils.cpp_extension\n",
     "torch_namespace_overwrite": "torch.ones = print\n",
     "torch_namespace_overwrite_nested": "torch.autograd.grad = print\n",
-    "torch_tensor_type_call": "t = torch.Tensor(1)\n",
     "torch_tensor_unbound_method_private": "f = torch.Tensor._from_data\n",
     "torch_tensor_unbound_on_int": "f = torch.Tensor.register_hook(1, print)\n",
     "torch_function_globals": "g = torch.ones.__globals__\n",
@@ -309,6 +301,100 @@ MORE_ATTEMPTS = {
     "exponential_graph_diamond_backward": "x = torch.ones(1, requires_grad=True)\ny = x\nfor i in range(10 ** 6):\n    y = y + y\n",
 }
 ATTEMPTS.update(MORE_ATTEMPTS)
+# --- SPEC §2b: imports, nn.Module, the file's own classes ---------------------------------------------
+_NET = ("class N(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.fc = nn.Linear(2, 2)\n"
+        "    def forward(self, x):\n        return self.fc(x)\nm = N()\n")
+_IMPORT_NN = "import torch.nn as nn\n"
+V2_ATTEMPTS = {
+    "module_dict": _IMPORT_NN + _NET + "d = m.__dict__\n",
+    "module_class": _IMPORT_NN + _NET + "c = m.__class__\n",
+    "module_private_store": _IMPORT_NN + _NET + "d = m._modules\n",
+    "module_private_getattr": _IMPORT_NN + _NET + "d = getattr(m, '_modules')\n",
+    "module_private_getattr_default": _IMPORT_NN + _NET + "d = getattr(m, '_parameters', None)\n",
+    "module_private_hasattr": _IMPORT_NN + _NET + "d = hasattr(m, '_forward_hooks')\n",
+    "module_type_builtin": _IMPORT_NN + _NET + "t = type(m)\n",
+    "module_setattr_private": _IMPORT_NN + _NET + "m._parameters = {}\n",
+    "module_gate_hook_name": _IMPORT_NN + _NET + "g = m.gradcli_getattr\n",
+    "module_method_func": _IMPORT_NN + _NET + "f = m.forward.__func__\n",
+    "module_bound_method_runtime": _IMPORT_NN + _NET + "f = m.forward.fn\n",
+    "module_engine_method_self": _IMPORT_NN + _NET + "f = m.parameters.__self__\n",
+    "module_engine_method_runtime": _IMPORT_NN + _NET + "f = m.parameters.im_func\n",
+    "module_generator_frame": _IMPORT_NN + _NET + "g = m.parameters()\nf = g.gi_frame\n",
+    "module_generator_runtime": _IMPORT_NN + _NET + "g = m.parameters()\nf = g.send\n",
+    "module_class_mro": _IMPORT_NN + _NET + "c = N.__mro__\n",
+    "module_class_subclasses": "import torch.nn as nn\ns = nn.Module.__subclasses__()\n",
+    "module_class_dict_runtime": _IMPORT_NN + _NET + "c = N.mro\n",
+    "module_init_unbound": "import torch.nn as nn\nf = nn.Module.__init__\n",
+    "module_call_dunder": _IMPORT_NN + _NET + "f = m.__call__\n",
+    "module_state_dict_fromkeys": _IMPORT_NN + _NET + "sd = m.state_dict()\nf = sd.fromkeys\n",
+    "module_named_modules_memo": _IMPORT_NN + _NET + "g = m.named_modules\nc = g.__code__\n",
+    "super_thisclass": _IMPORT_NN + _NET + "s = super(N, m).__thisclass__\n",
+    "super_self_class": _IMPORT_NN + _NET + "s = super(N, m)\nc = s.__self_class__\n",
+    "super_private_runtime": _IMPORT_NN + _NET + "s = super(N, m)\nc = s.x\n",
+    "super_init_self": _IMPORT_NN + _NET + "s = super(N, m).__init__.__self__\n",
+    "super_outside_method": "s = super()\n",
+    "super_wrong_object": _IMPORT_NN + _NET + "s = super(N, 1)\n",
+    "parameter_class": "import torch.nn as nn\np = nn.Parameter(torch.ones(2))\nc = p.__class__.__bases__\n",
+    "class_getattribute_method": "class A:\n    def __getattribute__(self, n):\n        return 1\n",
+    "class_getattr_method": "class A:\n    def __getattr__(self, n):\n        return 1\n",
+    "class_setattr_method": "class A:\n    def __setattr__(self, n, v):\n        pass\n",
+    "class_init_subclass": "class A:\n    def __init_subclass__(cls):\n        pass\n",
+    "class_reduce": "class A:\n    def __reduce__(self):\n        return (print, ())\n",
+    "class_del": "class A:\n    def __del__(self):\n        pass\n",
+    "class_slots_attr": "class A:\n    __slots__ = ()\n",
+    "class_dunder_assign": "class A:\n    __getattr__ = print\n",
+    "class_protocol_attr": "class A:\n    _gradcli_public = frozenset({'x'})\n",
+    "class_protocol_method": "class A:\n    def _gradcli_getattr(self, name):\n        return name\n",
+    "class_metaclass": "class A(metaclass=type):\n    pass\n",
+    "class_base_tensor": "class T(torch.Tensor):\n    pass\n",
+    "class_base_builtin": "class L(list):\n    pass\n",
+    "class_base_function_namespace": "class M(torch.nn):\n    pass\n",
+    "class_base_print": "class P(print):\n    pass\n",
+    "class_type_attribute_set": "class A:\n    pass\nA.x = 1\n",
+    "class_instance_dict": "class A:\n    pass\na = A()\nd = a.__dict__\n",
+    "class_instance_weakref": "class A:\n    pass\na = A()\nd = a.__weakref__\n",
+    "class_property_fget": "class A:\n    @property\n    def p(self):\n        return 1\nf = A.p.fget\n",
+    "class_property_runtime": "class A:\n    @property\n    def p(self):\n        return 1\nf = A.p.getter\n",
+    "class_method_runtime": "class A:\n    def f(self):\n        return 1\na = A()\ng = a.f.self\n",
+    "class_staticmethod_object": "class A:\n    @staticmethod\n    def f():\n        return 1\ng = A.f.code\n",
+    "import_numpy": "import numpy as np\n",
+    "import_math_internals": "import math\nl = math.__loader__\n",
+    "import_math_private": "from math import _x\n",
+    "import_torch_private": "from torch import _C\n",
+    "import_torch_missing": "from torch import hub\n",
+    "import_torch_submodule_missing": "import torch.distributed\n",
+    "import_future": "from __future__ import annotations\n",
+    "import_relative_torch": "from .torch import nn\n",
+    "math_function_self": "import math\ns = math.sqrt.__self__\n",
+    "math_function_runtime": "import math\ns = math.sqrt.text_signature\n",
+    "math_factorial_huge": "import math\nx = math.factorial(10 ** 7)\n",
+    "math_prod_huge": "import math\nx = math.prod(range(1, 10 ** 12))\n",
+    "str_format_attribute": "s = '{0.real}'.format(1)\n",
+    "str_format_index": "s = '{0[0]}'.format([1])\n",
+    "str_format_nested_attr": "s = '{:{0.real}}'.format(1)\n",
+    "str_format_keyword_attr": "s = '{x.__class__}'.format(x=1)\n",
+    "str_format_huge_width": "s = '{:999999999}'.format(1)\n",
+    "percent_huge_width": "s = '%999999999d' % 1\n",
+    "percent_huge_star_width": "s = '%*d' % (10 ** 9, 1)\n",
+    "str_ljust_huge": "s = 'a'.ljust(10 ** 12)\n",
+    "sorted_huge_range": "s = sorted(range(10 ** 12))\n",
+    "set_huge_range": "s = set(range(10 ** 12))\n",
+    "any_infinite_range": "a = any(x < 0 for x in range(10 ** 18))\n",
+    "all_range_c_loop": "a = all(range(1, 10 ** 18))\n",
+    "map_infinite": "m = list(map(abs, range(10 ** 18)))\n",
+    "getattr_dunder_string": "g = getattr(torch, '__dict__')\n",
+    "hasattr_private_string": "h = hasattr(torch, '_name')\n",
+    "del_builtin_then_dunder": "del print\n__import__('os')\n",
+    "del_private_attr": "x = torch.ones(1)\ndel x._data\n",
+    "del_namespace_member": "del torch.ones\n",
+    "module_recursion": (
+        "import torch.nn as nn\nclass R(nn.Module):\n    def forward(self, x):\n        return self(x)\n"
+        "r = R()\nr(torch.ones(1))\n"
+    ),
+    "module_holds_itself_print": "import torch.nn as nn\nm = nn.Sequential()\nm.me = m\nprint(m)\n",
+    "module_holds_itself_train": "import torch.nn as nn\nm = nn.Sequential()\nm.me = m\nm.train()\n",
+}
+ATTEMPTS.update(V2_ATTEMPTS)
 
 # cases that are valid gradcli programs and harmless by construction
 HARMLESS = {
@@ -330,6 +416,15 @@ HARMLESS = {
         "except RuntimeError as e:\n    a = e.args\n    print(len(a), a[0][:8], isinstance(e, Exception))\n"
         "try:\n    raise KeyError(x)\nexcept KeyError as e:\n    print(e.args[0] is x)\n"
     ),
+    # SPEC §2b made these language: they stay harmless
+    "str_format_indirect": "f = 'x'.format\ns = f(1)\n",
+    "percent_format": "s = '%s' % (1,)\n",
+    "percent_mapping": "s = '%(a)s' % {'a': 1}\n",
+    "plain_class": "class A:\n    pass\n",
+    "del": "del torch\n",
+    "next_builtin": "g = (i for i in [1])\nv = next(g)\n",
+    "iter_builtin": "i = iter([1])\n",
+    "torch_tensor_type_call": "t = torch.Tensor(1)\n",
     "ctx_name_attribute": (
         "class A(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, a):\n        ctx.name = 'mine'\n"
         "        return a * 2\n    @staticmethod\n    def backward(ctx, g):\n        return g\n"
@@ -449,6 +544,7 @@ def test_the_sentinels_see_an_escape(run, tmp_path):
 
 def test_many_attempts(run):
     assert len(ATTEMPTS) >= 100
+    assert len(V2_ATTEMPTS) >= 80  # SPEC §2b's new surface: imports, modules, classes, formatting
     assert len(MORE_ATTEMPTS) + len(HARMLESS) >= 100 - 90
 
 

@@ -40,12 +40,20 @@ def _is_name(text: str) -> bool:
     return text.isidentifier() and not keyword.iskeyword(text)
 
 
-def _check_name(option: str, text: str) -> str:
+def _is_tensor_name(text: str) -> bool:
+    """A name the run lists tensors under: an identifier, or a module parameter's ``model.fc1.weight`` /
+    ``model.0.bias`` (SPEC §2b: NAME.PARAM as named_parameters() names it)."""
+    first, *rest = text.split(".")
+    return _is_name(first) and all(p.isidentifier() or p.isdigit() for p in rest)
+
+
+def _check_name(option: str, text: str, dotted: bool = False) -> str:
     name = text.strip()
-    if not _is_name(name):
+    if not (_is_tensor_name(name) if dotted else _is_name(name)):
         raise UsageProblem(
             f"{option} {text!r}: {name!r} is not a valid name",
-            "Use a Python identifier, e.g. x or w1.",
+            "Use a Python identifier, e.g. x or w1" + (", or a module parameter, e.g. model.fc1.weight."
+                                                       if dotted else "."),
         )
     return name
 
@@ -74,16 +82,17 @@ def parse_sets(items: Optional[Iterable[str]]) -> list[tuple[str, str]]:
     return out
 
 
-def parse_names(option: str, items: Optional[Iterable[str]]) -> list[str]:
+def parse_names(option: str, items: Optional[Iterable[str]], dotted: bool = False) -> list[str]:
     """Repeatable NAME options (``--requires-grad``, ``--retain-grad``, ``--root``).
 
-    Each item may also be a comma-separated list, for convenience.
+    Each item may also be a comma-separated list, for convenience.  ``dotted``: a name of the run's
+    tensor list, which may be a module parameter's ``model.fc1.weight`` (``why NAME``, ``--root``).
     """
     out: list[str] = []
     for item in items or ():
         for part in item.split(","):
             if part.strip():
-                name = _check_name(option, part)
+                name = _check_name(option, part, dotted)
                 if name not in out:
                     out.append(name)
             else:

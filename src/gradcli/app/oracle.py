@@ -235,11 +235,25 @@ def warning_kind(msg: str) -> str:
 # --------------------------------------------------------------------------------------------
 # the language subset: only the clear-cut constructs are checked here
 # --------------------------------------------------------------------------------------------
-ALLOWED_IMPORTS = {("torch", None), ("torch.nn.functional", "F"), ("torch.utils.checkpoint", "*")}
-ALLOWED_FROM = {("torch.autograd", "Function"), ("torch.utils.checkpoint", "checkpoint")}
+# SPEC §2b: the imports, classes and statements of real autograd code -- exactly the shared reference
+# runner's rules (conformance/tools/torch_run.py check_subset)
+ALLOWED_MODULES = frozenset({
+    "torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.optim", "torch.autograd",
+    "torch.autograd.functional", "torch.autograd.graph", "torch.autograd.forward_ad",
+    "torch.utils", "torch.utils.checkpoint", "torch.utils.data", "torch.func", "math",
+    "torch.nn.utils", "torch.optim.lr_scheduler", "torch.autograd.variable", "torch.autograd.anomaly_mode",
+})
+ALLOWED_BASES = frozenset({
+    "torch.autograd.Function", "autograd.Function", "Function",
+    "torch.nn.Module", "nn.Module", "Module",
+    "torch.utils.data.Dataset", "data.Dataset", "Dataset",
+    "torch.utils.data.IterableDataset", "data.IterableDataset", "IterableDataset",
+    "torch.nn.Sequential", "nn.Sequential", "Sequential", "torch.nn.ModuleList", "nn.ModuleList",
+    "object",
+})
 FORBIDDEN_NODES = {
     "TryStar": "try statement with except*",
-    "Global": "global statement", "Nonlocal": "nonlocal statement", "Delete": "del statement",
+    "Global": "global statement", "Nonlocal": "nonlocal statement",
     "AsyncFunctionDef": "async def", "AsyncFor": "async for", "AsyncWith": "async with",
     "Await": "await", "Yield": "yield", "YieldFrom": "yield from", "Match": "match statement",
 }
@@ -256,26 +270,36 @@ def _dotted(node: Any) -> Optional[str]:
     return None
 
 
+def _is_super_call(node: Any) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
+
+
 def check_subset(tree: ast.AST) -> None:
+    """Refuse the clear-cut constructs outside the language (the shared runner's check, SPEC §2b)."""
+    own_classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
     for node in ast.walk(tree):
         name = type(node).__name__
         if name in FORBIDDEN_NODES:
             raise Unsupported(f"unsupported construct: {FORBIDDEN_NODES[name]}", node)
         if isinstance(node, ast.Import):
             for a in node.names:
-                if not ((a.name, a.asname) in ALLOWED_IMPORTS or (a.name, "*") in ALLOWED_IMPORTS):
+                if a.name not in ALLOWED_MODULES:
                     raise Unsupported(f"unsupported import: {a.name}", node)
         elif isinstance(node, ast.ImportFrom):
+            if node.module not in ALLOWED_MODULES or node.level:
+                raise Unsupported(f"unsupported import: from {node.module} import ...", node)
             for a in node.names:
-                if (node.module, a.name) not in ALLOWED_FROM or a.asname is not None:
-                    raise Unsupported(f"unsupported import: from {node.module} import {a.name}", node)
+                if a.name == "*":
+                    raise Unsupported(f"unsupported import: from {node.module} import *", node)
         elif isinstance(node, ast.Attribute):
-            if node.attr.startswith("__") and node.attr.endswith("__"):
+            if node.attr.startswith("__") and node.attr.endswith("__") and not (
+                    node.attr == "__init__" and _is_super_call(node.value)):
                 raise Unsupported(f"unsupported attribute: {node.attr}", node)
         elif isinstance(node, ast.ClassDef):
             bases = [_dotted(b) for b in node.bases]
-            if bases not in (["torch.autograd.Function"], ["Function"]) or node.keywords:
-                raise Unsupported("unsupported class: only subclasses of torch.autograd.Function", node)
+            if len(bases) > 1 or (bases and bases[0] not in ALLOWED_BASES | own_classes) or node.keywords:
+                raise Unsupported("unsupported class: only plain classes and subclasses of torch.autograd.Function, "
+                                  "torch.nn.Module and torch.utils.data.Dataset (or of the file's own classes)", node)
 
 
 def has_backward_call(tree: ast.AST) -> bool:
@@ -600,6 +624,9 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
                 continue
             if isinstance(v, torch.Tensor):
                 result["tensors"].append(tensor_record(name, v))
+            elif isinstance(v, torch.nn.Module):  # SPEC §2b: a module's parameters, as NAME.PARAM
+                for pn, p in v.named_parameters():
+                    result["tensors"].append(tensor_record(f"{name}.{pn}", p))
     return result
 
 

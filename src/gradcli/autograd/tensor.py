@@ -79,6 +79,7 @@ class Tensor:
     # none of whose inputs requires grad), or (how, loc, weakref-to-source|None) for "detach" / "detach_" /
     # "data" / "requires_grad_false"; _nograd = (line, col) of an op run while grad mode was off
     _gradcli_settable = frozenset({"grad", "requires_grad", "data"})
+    _gradcli_delattr_names = frozenset({"grad"})  # ``del x.grad`` (lang/access.py del_attr)
 
     # --- construction ----------------------------------------------------------------
     @classmethod
@@ -103,8 +104,15 @@ class Tensor:
         t._zero = False  # PyTorch's immutable ZeroTensor (autograd/zerotensor.py): only ever a gradient
         return t
 
-    def __init__(self, *args, **kwargs) -> None:  # torch.Tensor(...) direct construction is not offered
-        raise ArgumentTypeError("use torch.tensor(...) to create a tensor")
+    def __new__(cls, *args, **kwargs) -> "Tensor":
+        """``torch.Tensor(...)``: PyTorch's legacy constructor (ops/creation.py legacy_new, SPEC §2b)."""
+        from ..ops.creation import legacy_new
+
+        return legacy_new("Tensor", None if len(args) == 1 and isinstance(args[0], Tensor) else
+                          _dt.get_default_dtype(), args, kwargs)
+
+    def __init__(self, *args, **kwargs) -> None:  # built by __new__ (or _from_data)
+        pass
 
     # --- flags -------------------------------------------------------------------------
     @property
@@ -201,6 +209,10 @@ class Tensor:
         if self._grad_fn is not None and not self._retains_grad and self._grad is None:
             warn("non_leaf_grad", _NON_LEAF_GRAD_MSG)
         return self._grad
+
+    @grad.deleter
+    def grad(self) -> None:  # ``del x.grad``: PyTorch sets it to None
+        self._grad = None
 
     @grad.setter
     def grad(self, value) -> None:
@@ -436,6 +448,9 @@ class Tensor:
 
     def __hash__(self) -> int:
         return id(self)
+
+    def __delitem__(self, key) -> None:  # ``del t[i]``: PyTorch's TypeError
+        raise ArgumentTypeError("Tensor does not support deleting items")
 
     # --- printing -------------------------------------------------------------------------
     def __repr__(self) -> str:

@@ -5,9 +5,10 @@ User code reaches attributes only through :func:`get_attr` and
 
 * Python values (``int float bool complex str bytes list tuple dict range
   slice``) expose a short whitelist of methods and properties
-  (:data:`PY_ATTRS`) -- no ``str.format``/``format_map``; methods that can
-  build huge objects (``list.extend``, ``str.replace``) come wrapped with a size
-  check; an exception object of the language's classes exposes ``args`` only;
+  (:data:`PY_ATTRS`) -- ``str.format`` is the language's own (lang/formatting.py: plain
+  fields only), no ``format_map``; methods that can build huge objects
+  (``list.extend``, ``str.replace``, ``str.ljust`` ...) come wrapped with a size check;
+  an exception object of the language's classes exposes ``args`` only;
 * gradcli objects expose exactly the names in their ``_gradcli_public``
   (class or instance attribute, a frozenset); reading that attribute is this
   module's privilege -- user code can never name it, since ``_`` attribute
@@ -16,6 +17,10 @@ User code reaches attributes only through :func:`get_attr` and
   ``ctx`` objects), which the object must then list in its ``_gradcli_public``
   to make it readable.  An optional ``_gradcli_unsupported`` names real
   PyTorch APIs gradcli lacks: reading one is an ``unsupported`` error;
+* objects whose attributes are the file's own (``nn.Module`` instances, instances
+  of the file's classes) set ``_gradcli_public``/``_gradcli_settable`` to
+  :data:`gradcli.exposure.DYNAMIC`: their class decides name by name
+  (``_gradcli_getattr`` / ``_gradcli_setattr`` / ``_gradcli_delattr``);
 * anything else (user functions, numpy arrays, generators, types, ...) exposes
   nothing.
 
@@ -27,15 +32,19 @@ marks it as a missing PyTorch API: kind ``unsupported``.
 
 from __future__ import annotations
 
+import collections
 from typing import Any, Callable, Optional
 
 import builtins
 
 from ..errors import GradcliError, error_class
+from ..exposure import DYNAMIC
 from .validate import EXCEPTION_NAMES
 
-__all__ = ["get_attr", "set_attr", "PY_ATTRS", "is_gradcli_object", "type_name", "set_size_checker"]
+__all__ = ["get_attr", "set_attr", "del_attr", "PY_ATTRS", "is_gradcli_object", "type_name", "set_size_checker"]
 
+_DICT_ATTRS = frozenset({"get", "keys", "values", "items", "copy", "pop", "update", "setdefault", "popitem",
+                         "clear"})
 _INT_ATTRS = frozenset({"real", "imag", "conjugate", "bit_length", "numerator", "denominator", "is_integer"})
 
 #: methods/properties of Python values that user code may use
@@ -43,12 +52,24 @@ PY_ATTRS: dict[type, frozenset] = {
     list: frozenset(
         {"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "remove", "clear", "sort"}
     ),
-    dict: frozenset({"get", "keys", "values", "items", "copy", "pop", "update", "setdefault"}),
+    dict: _DICT_ATTRS,
+    collections.OrderedDict: _DICT_ATTRS | {"move_to_end"},
+    set: frozenset({
+        "add", "discard", "remove", "pop", "clear", "copy", "union", "intersection", "difference",
+        "symmetric_difference", "issubset", "issuperset", "isdisjoint", "update", "intersection_update",
+        "difference_update", "symmetric_difference_update",
+    }),
+    frozenset: frozenset({
+        "copy", "union", "intersection", "difference", "symmetric_difference", "issubset", "issuperset",
+        "isdisjoint",
+    }),
     str: frozenset(
         {
             "join", "split", "rsplit", "strip", "lstrip", "rstrip", "upper", "lower", "startswith", "endswith",
             "replace", "count", "find", "rfind", "index", "splitlines", "title", "capitalize", "isdigit",
-            "isalpha", "isalnum", "isspace", "isupper", "islower",
+            "isalpha", "isalnum", "isspace", "isupper", "islower", "format", "ljust", "rjust", "center", "zfill",
+            "partition", "rpartition", "casefold", "swapcase", "isnumeric", "isdecimal", "isidentifier",
+            "rindex",
         }
     ),
     bytes: frozenset({"decode", "count", "startswith", "endswith"}),
@@ -64,6 +85,15 @@ PY_ATTRS.update({getattr(builtins, n): frozenset({"args"}) for n in EXCEPTION_NA
 
 # size checking for the wrapped methods; the interpreter installs its budget's checker
 _size_check: list[Callable[[int, str], None]] = [lambda n, what: None]
+# formatting one field of str.format (width-checked); the interpreter installs its run's Operators.fmt
+_field_format: list[Callable[[Any, str], str]] = [format]
+
+
+def set_field_formatter(fn: Callable[[Any, str], str]) -> Callable[[Any, str], str]:
+    """Install ``fn(value, spec)`` that formats one field of ``str.format``; returns the previous one."""
+    old = _field_format[0]
+    _field_format[0] = fn
+    return old
 
 
 def set_size_checker(fn: Callable[[int, str], None]) -> Callable[[int, str], None]:
@@ -115,10 +145,30 @@ def _str_join(s: str, items) -> str:
     return s.join(items)
 
 
+def _str_format(s: str, *args: Any, **kwargs: Any) -> str:
+    from .formatting import str_format
+
+    return str_format(s, _field_format[0], *args, **kwargs)
+
+
+def _padding(method: str) -> Callable:
+    def pad(s: str, width: Any, *fill: Any) -> str:
+        if type(width) is int:
+            _size_check[0](width, "string")
+        return getattr(str, method)(s, width, *fill)
+
+    return pad
+
+
 _WRAPPED: dict[tuple[type, str], Callable] = {
     (list, "extend"): _list_extend,
     (str, "replace"): _str_replace,
     (str, "join"): _str_join,
+    (str, "format"): _str_format,
+    (str, "ljust"): _padding("ljust"),
+    (str, "rjust"): _padding("rjust"),
+    (str, "center"): _padding("center"),
+    (str, "zfill"): _padding("zfill"),
 }
 
 
@@ -195,6 +245,8 @@ def get_attr(obj: Any, name: str) -> Any:
     if type(pub) is frozenset or isinstance(pub, (frozenset, set)):
         if name in pub:
             return getattr(obj, name)
+        if pub is DYNAMIC:
+            return _dynamic_get(obj, name)
         missing = getattr(obj, "_gradcli_unsupported", None)
         if isinstance(missing, (frozenset, set)) and name in missing:
             raise error_class("unsupported")(
@@ -204,14 +256,52 @@ def get_attr(obj: Any, name: str) -> Any:
     raise _no_attr(obj, name)
 
 
+def _dynamic_get(obj: Any, name: str) -> Any:
+    """A read on an object whose class decides (:data:`DYNAMIC`); ``_`` names never get through (but the
+    ``__`` names a class lists in ``_gradcli_dunders``: ``super().__init__``)."""
+    if name.startswith("_") and name not in getattr(type(obj), "_gradcli_dunders", ()):
+        raise _no_attr(obj, name)
+    if isinstance(obj, type):
+        return obj._gradcli_class_getattr(name)
+    return type(obj)._gradcli_getattr(obj, name)
+
+
 def set_attr(obj: Any, name: str, value: Any) -> None:
     """``obj.name = value`` for user code: only names in the object's ``_gradcli_settable``."""
     try:
         settable = obj._gradcli_settable
     except Exception:
         settable = None
+    if settable is DYNAMIC and not isinstance(obj, type):
+        if name.startswith("_"):
+            raise error_class("unsupported")(f"unsupported attribute: {name}")
+        type(obj)._gradcli_setattr(obj, name, value)
+        return
     if isinstance(settable, (frozenset, set)) and (name in settable or ("*" in settable and not name.startswith("_"))):
         setattr(obj, name, value)
+        return
+    if is_gradcli_object(obj) and name in obj._gradcli_public:
+        raise error_class("runtime")(f"attribute '{name}' of '{type_name(obj)}' object is not writable")
+    if type(obj) in PY_ATTRS and name in PY_ATTRS[type(obj)]:
+        raise error_class("runtime")(f"'{type_name(obj)}' object attribute '{name}' is read-only")
+    raise error_class("runtime")(f"'{type_name(obj)}' object has no attribute '{name}'")
+
+
+def del_attr(obj: Any, name: str) -> None:
+    """``del obj.name`` for user code: objects whose class decides (:data:`DYNAMIC`), and a Tensor's
+    ``grad`` (PyTorch's deleter sets it to None); anything else fails as Python fails."""
+    try:
+        settable = obj._gradcli_settable
+    except Exception:
+        settable = None
+    if name.startswith("_"):
+        raise error_class("unsupported")(f"unsupported attribute: {name}")
+    if settable is DYNAMIC and not isinstance(obj, type):
+        type(obj)._gradcli_delattr(obj, name)
+        return
+    deleter = getattr(type(obj), "_gradcli_delattr_names", None)
+    if isinstance(deleter, frozenset) and name in deleter:
+        delattr(obj, name)
         return
     if is_gradcli_object(obj) and name in obj._gradcli_public:
         raise error_class("runtime")(f"attribute '{name}' of '{type_name(obj)}' object is not writable")

@@ -57,9 +57,9 @@ and the builtins table -- never in Python's ``builtins`` module.  Generator
 objects (from generator expressions) and types reached through ``torch.Tensor``
 are opaque.  Subscripts, operators, iteration, truth tests, ``str``/``repr``/
 ``format`` call dunder methods of values the user already holds, which is
-exactly Python semantics on those objects.  ``str.format``/``format_map`` are
-not exposed and ``%`` on strings is refused (no field access through format
-strings).  Resource exhaustion is bounded by :class:`gradcli.lang.limits.Budget`
+exactly Python semantics on those objects.  ``str.format`` is the language's own
+(:mod:`.formatting`: fields name arguments only, never their attributes or items),
+``format_map`` is not exposed, and ``%`` on strings checks its widths first.  Resource exhaustion is bounded by :class:`gradcli.lang.limits.Budget`
 (steps, time, call depth, output) and size checks on the Python operations
 that can grow without a loop (``*``, ``**``, ``<<``, ``+`` on sequences,
 ``list(range(n))``, unpacking a range, format widths; :mod:`.operators`),
@@ -86,7 +86,7 @@ from typing import Any, Callable, Optional
 
 from ..errors import GradcliError, error_class
 from . import errmap, exceptions
-from .access import get_attr, is_gradcli_object, set_attr, set_size_checker
+from .access import del_attr, get_attr, is_gradcli_object, set_attr, set_field_formatter, set_size_checker
 from .functions import UNBOUND, Code, UserFunction
 from .limits import Budget, Limits
 from .operators import COMPARE, UNARY, Operators
@@ -179,6 +179,19 @@ class Interpreter:
         self.ops = Operators(limits, self.budget)
         self.rt = _Runtime(self)
         self._old_size_checker: Any = None
+        self._math: Any = None
+
+    def module_roots(self) -> dict:
+        """Top-level modules an import can name -> a function giving the run's namespace for it."""
+        return {"torch": lambda: self.prelude["torch"], "math": self.math_module}
+
+    def math_module(self) -> Any:
+        """The run's ``math`` namespace (lang/pymath.py), made at its first import."""
+        if self._math is None:
+            from .pymath import math_namespace
+
+            self._math = math_namespace(self.budget, self.limits)
+        return self._math
 
     @property
     def tracked(self) -> Optional[tuple[str, Any]]:
@@ -208,10 +221,12 @@ class Interpreter:
 
     def __enter__(self) -> "Interpreter":
         self._old_size_checker = set_size_checker(self.budget.check_size)
+        self._old_formatter = set_field_formatter(self.ops.fmt)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         set_size_checker(self._old_size_checker)
+        set_field_formatter(self._old_formatter)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -226,6 +241,9 @@ class Compiler:
         self.stmt_line: Optional[int] = None
         self.multiline = False
         self.tracked_inline = False
+        # super(): the class statement (a token) of the method being compiled, for its direct body only
+        self.method_ctx: Optional[object] = None
+        self.next_method_ctx: Optional[object] = None
 
     # -- helpers ---------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[Optional[int], Optional[int]]:
@@ -798,43 +816,47 @@ class Compiler:
         return exceptions.compile_raise(self, node, scope)
 
     def s_Import(self, node, scope):
+        """``import a.b.c [as x]``: resolved now (lang/imports.py), bound when the statement runs."""
+        from .imports import ImportRefused, refusal, resolve_module
+
+        line, col = self.pos(node)
+        roots = self.interp.module_roots()
         bindings = []
         for a in node.names:
-            if a.asname is None:
-                bindings.append((a.name.split(".")[0], [a.name.split(".")[0]]))
-            else:
-                bindings.append((a.asname, a.name.split(".")))
-        return self._import(node, scope, bindings)
+            try:
+                value = resolve_module(a.name, roots)
+                if a.asname is None:
+                    name, value = a.name.split(".")[0], resolve_module(a.name.split(".")[0], roots)
+                else:
+                    name = a.asname
+            except ImportRefused as e:
+                raise refusal(e, line, col) from None
+            bindings.append((name, value))
+        return self._bind_imports(node, scope, bindings)
 
     def s_ImportFrom(self, node, scope):
-        bindings = [(a.asname or a.name, (node.module or "").split(".") + [a.name]) for a in node.names]
-        return self._import(node, scope, bindings)
+        """``from a.b import c [as d], ...``: resolved now, bound when the statement runs."""
+        from .imports import ImportRefused, refusal, resolve_member, resolve_module
 
-    def _import(self, node, scope, bindings):
-        prelude = self.interp.prelude
+        line, col = self.pos(node)
+        module_path = node.module or ""
+        try:
+            module = resolve_module(module_path, self.interp.module_roots())
+            bindings = [(a.asname or a.name, resolve_member(module, module_path, a.name)) for a in node.names]
+        except ImportRefused as e:
+            raise refusal(e, line, col) from None
+        return self._bind_imports(node, scope, bindings)
+
+    def _bind_imports(self, node, scope, bindings):
         line, col = self.pos(node)
         P = position
         loc = (line, col) if line is not None else None
-        fix = errmap.fix
-        stores = [(self.store(ast.Name(id=name, ctx=ast.Store()), scope), path) for name, path in bindings]
-
-        def resolve(path: list[str]) -> Any:
-            if path == ["torch", "nn", "functional"] and "F" in prelude:
-                return prelude["F"]
-            if path[0] not in prelude:
-                raise _err("unsupported", f"import of {'.'.join(path)}: the module is not available")
-            v = prelude[path[0]]
-            for part in path[1:]:
-                v = get_attr(v, part)
-            return v
+        stores = tuple((self.store(ast.Name(id=name, ctx=ast.Store()), scope), value) for name, value in bindings)
 
         def import_(fr):
             P.loc = loc
-            try:
-                for store, path in stores:
-                    store(fr, resolve(path))
-            except Exception as e:
-                raise fix(e, line, col)
+            for store, value in stores:
+                store(fr, value)
 
         return import_
 
@@ -872,6 +894,94 @@ class Compiler:
         return def_
 
     def s_ClassDef(self, node, scope):
+        from .validate import _is_function_class
+
+        if _is_function_class(node):
+            return self._function_class(node, scope)
+        return self._user_class(node, scope)
+
+    def _user_class(self, node, scope):
+        """A class of the file (SPEC §2b; lang/classes.py): methods, class attributes, one base or none."""
+        from . import classes
+
+        base = node.bases[0] if node.bases else None
+        if isinstance(base, ast.Name) and base.id == "object" and scope.resolve("object")[0] == "global" \
+                and "object" not in self.interp.globals:
+            base = None
+        base_e = self.expr(base, scope) if base is not None else None
+        token = object()  # identifies this class statement: super() finds its class in the MRO by it
+        methods = []
+        attrs = []
+        for stmt in node.body:
+            if isinstance(stmt, ast.FunctionDef):
+                kind = "method"
+                decos = []
+                for d in stmt.decorator_list:
+                    if isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod", "property"):
+                        kind = {"staticmethod": "static", "classmethod": "class", "property": "property"}[d.id]
+                    else:
+                        decos.append((self.expr(d, scope), self.pos(d)))
+                if decos and kind == "method":
+                    kind = "value"
+                self.next_method_ctx = token
+                methods.append((stmt.name, self.function(stmt, scope), tuple(decos), kind))
+                self.next_method_ctx = None
+            elif isinstance(stmt, ast.Assign):
+                attrs.append(([t.id for t in stmt.targets], self.expr(stmt.value, scope)))
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                attrs.append(([stmt.target.id], self.expr(stmt.value, scope)))
+        store = self.store(ast.Name(id=node.name, ctx=ast.Store()), scope)
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+        fix = errmap.fix
+        add_frame = errmap.add_frame
+        prelude = self.interp.prelude
+        cname = node.name
+
+        def user_class(fr):
+            P.loc = loc
+            try:
+                base_v = base_e(fr) if base_e is not None else None
+                values: dict = {}
+                for names, e in attrs:
+                    v = e(fr)
+                    for n in names:
+                        values[n] = v
+            except Exception as e:
+                raise fix(e, line, col)
+            made = []
+            for name, mk, decos, kind in methods:
+                try:
+                    dvals = [(d(fr), where) for d, where in decos]
+                    f = mk(fr)
+                except Exception as e:
+                    raise fix(e, line, col)
+                for d, (dline, dcol) in reversed(dvals):
+                    try:
+                        if type(d) is not UserFunction and not is_gradcli_object(d):
+                            raise _err("unsupported", "a decorator must be a torch object (e.g. torch.no_grad()) or "
+                                       "a function defined in the file")
+                        f = d(f)
+                    except Exception as e:
+                        err = fix(e, dline, dcol)
+                        add_frame(err, dline, dcol)
+                        raise err
+                made.append((name, f, kind))
+            try:
+                function_base = _torch_function_base(prelude)
+                if function_base is not None and isinstance(base_v, type) and issubclass(base_v, function_base):
+                    make_class = _function_class_factory()
+                    cls = make_class(cname, {n: f for n, f, _ in made})
+                else:
+                    cls = classes.make_user_class(cname, base_v, made, values, token)
+            except Exception as e:
+                raise fix(e, line, col)
+            store(fr, cls)
+
+        return user_class
+
+    def _function_class(self, node, scope):
         base_e = self.expr(node.bases[0], scope)
         methods = []
         for stmt in node.body:
@@ -934,6 +1044,100 @@ class Compiler:
 
         return class_
 
+    def _zero_arg_super(self, node, scope):
+        """``super()`` in a method body: the class of this class statement in ``type(self)``'s MRO, and the
+        method's first argument (Python's ``__class__`` cell and first local)."""
+        from .classes import zero_arg_super
+
+        token, has_first = self.method_ctx
+        line, col = self.pos(node)
+        fix = errmap.fix
+
+        def super_(fr):
+            try:
+                if not has_first or fr[1] is UNBOUND:
+                    raise _err("runtime", "super(): no arguments")
+                return zero_arg_super(token, fr[1])
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return super_
+
+    def s_Delete(self, node, scope):
+        """``del x``, ``del x[i]``, ``del obj.attr`` (SPEC §2b), targets left to right."""
+        dels = [self.delete(t, scope) for t in node.targets]
+        line, col = self.pos(node)
+        P = position
+        loc = (line, col) if line is not None else None
+
+        def delete_(fr):
+            P.loc = loc
+            for d in dels:
+                d(fr)
+
+        return delete_
+
+    def delete(self, target, scope):
+        line, col = self.pos(target)
+        fix = errmap.fix
+        if isinstance(target, (ast.Tuple, ast.List)):
+            parts = [self.delete(e, scope) for e in target.elts]
+
+            def del_all(fr):
+                for d in parts:
+                    d(fr)
+
+            return del_all
+        if isinstance(target, ast.Name):
+            name = target.id
+            where = scope.resolve(name)
+            if where[0] == "global":
+                G = self.interp.globals
+
+                def del_global(fr):
+                    if name not in G:
+                        raise fix(_err("name", f"name '{name}' is not defined"), line, col)
+                    del G[name]
+
+                return del_global
+            if where[0] == "local":
+                idx = where[1]
+
+                def del_local(fr):
+                    if fr[idx] is UNBOUND:
+                        raise fix(_err("name", f"cannot access local variable '{name}' where it is not "
+                                       "associated with a value"), line, col)
+                    fr[idx] = UNBOUND
+
+                return del_local
+            raise self.unsupported(target, "del of a variable of an enclosing function")
+        if isinstance(target, ast.Subscript):
+            obj_e = self.expr(target.value, scope)
+            idx_e = self.expr(target.slice, scope)
+
+            def del_item(fr):
+                obj = obj_e(fr)
+                idx = idx_e(fr)
+                try:
+                    del obj[idx]
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return del_item
+        if isinstance(target, ast.Attribute):
+            obj_e = self.expr(target.value, scope)
+            attr = target.attr
+
+            def del_attr_(fr):
+                obj = obj_e(fr)
+                try:
+                    del_attr(obj, attr)
+                except Exception as e:
+                    raise fix(e, line, col)
+
+            return del_attr_
+        raise self.unsupported(target, f"del of {type(target).__name__}")
+
     # -- functions -------------------------------------------------------------------------
     def function(self, node, scope: Scope) -> Callable[[Any], UserFunction]:
         """Compile a def/lambda; returns ``make(fr)`` that builds the function object at run time."""
@@ -962,10 +1166,15 @@ class Compiler:
         code.line, code.col = self.pos(node)
         assert len(names) <= fscope.size
         saved = self.stmt_line
-        if is_lambda:
-            code.body = self.expr(node.body, fscope)
-        else:
-            code.body = self.block(node.body, fscope)
+        token, self.next_method_ctx = self.next_method_ctx, None
+        saved_ctx, self.method_ctx = self.method_ctx, (token, bool(pos)) if token is not None else None
+        try:
+            if is_lambda:
+                code.body = self.expr(node.body, fscope)
+            else:
+                code.body = self.block(node.body, fscope)
+        finally:
+            self.method_ctx = saved_ctx
         self.stmt_line = saved
         defaults = [self.expr(d, scope) for d in args.defaults]
         kwdefaults = [(a.arg, self.expr(d, scope)) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
@@ -1558,6 +1767,13 @@ class Compiler:
 
     # -- comprehensions --------------------------------------------------------------------
     def _comprehension(self, node, scope, kind: str) -> Closure:
+        saved_ctx, self.method_ctx = self.method_ctx, None  # a comprehension's frame is not the method's
+        try:
+            return self._comprehension_body(node, scope, kind)
+        finally:
+            self.method_ctx = saved_ctx
+
+    def _comprehension_body(self, node, scope, kind: str) -> Closure:
         cscope = Scope(scope, comprehension_locals(node), name="<comprehension>")
         gens = []
         for i, g in enumerate(node.generators):
@@ -1636,11 +1852,13 @@ class Compiler:
             try:
                 src = first_it(fr)
                 it_e, store, ifs = gens[0]
-                out: Any = [] if kind == "list" else {}
+                out: Any = [] if kind == "list" else set() if kind == "set" else {}
 
                 def emit(f):
                     if kind == "list":
                         out.append(elt(f))
+                    elif kind == "set":
+                        out.add(elt(f))
                     else:
                         out[key_e(f)] = val_e(f)
                 for v in src:
@@ -1671,11 +1889,31 @@ class Compiler:
     def e_DictComp(self, node, scope):
         return self._comprehension(node, scope, "dict")
 
+    def e_SetComp(self, node, scope):
+        return self._comprehension(node, scope, "set")
+
+    def e_Set(self, node, scope):
+        elements = self._elements(node.elts, scope)
+        line, col = self.pos(node)
+        fix = errmap.fix
+
+        def set_(fr):
+            items = elements(fr)
+            try:
+                return set(items)
+            except Exception as e:
+                raise fix(e, line, col)
+
+        return set_
+
     def e_GeneratorExp(self, node, scope):
         return self._comprehension(node, scope, "gen")
 
     # -- calls -----------------------------------------------------------------------------
     def e_Call(self, node, scope):
+        if (self.method_ctx is not None and isinstance(node.func, ast.Name) and node.func.id == "super"
+                and not node.args and not node.keywords and scope.resolve("super")[0] == "global"):
+            return self._zero_arg_super(node, scope)
         line, col = self.pos(node)
         fix = errmap.fix
         fix_call = errmap.fix_call
@@ -1836,6 +2074,14 @@ class Compiler:
                 raise fix_call(e, f, args, kwargs, line, col)
 
         return call
+
+
+def _torch_function_base(prelude: dict) -> Optional[type]:
+    """``torch.autograd.Function`` of the run, when it can be read."""
+    try:
+        return get_attr(get_attr(prelude["torch"], "autograd"), "Function")
+    except Exception:  # noqa: BLE001 - no engine Function: no Function classes
+        return None
 
 
 def _header_end(node: ast.stmt) -> Optional[int]:

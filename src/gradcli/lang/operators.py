@@ -4,7 +4,7 @@
 build arbitrarily large objects without a loop; these versions check the
 result size first against the run's limits (``Limits.max_int_bits``,
 ``Limits.max_elements`` via ``Budget.check_size``).  ``%`` on strings
-(printf-style formatting) is refused.  Operators on other values (tensors) are
+(printf-style formatting) checks every width and precision first (lang/formatting.py).  Operators on other values (tensors) are
 plain Python operators, i.e. they call the value's own dunder methods --
 ``x += y`` calls ``__iadd__``, so a tensor is updated in place as in PyTorch.
 """
@@ -16,6 +16,7 @@ import operator
 import re
 
 from ..errors import GradcliError, error_class
+from .formatting import printf
 from .limits import Budget, Limits, limit_error
 
 __all__ = ["Operators", "COMPARE", "UNARY"]
@@ -106,14 +107,14 @@ class Operators:
 
         def mod(a, b):
             if type(a) is str or type(a) is bytes:
-                raise _err("unsupported", "printf-style string formatting ('...' % x) is outside the language; "
-                           "use an f-string")
+                budget.check_text(b)
+                return printf(a, b, max_width)
             return a % b
 
         def imod(a, b):
             if type(a) is str or type(a) is bytes:
-                raise _err("unsupported", "printf-style string formatting ('...' % x) is outside the language; "
-                           "use an f-string")
+                budget.check_text(b)
+                return printf(a, b, max_width)
             a %= b
             return a
 

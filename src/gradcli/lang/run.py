@@ -512,11 +512,26 @@ class _Runner:
         return rec
 
     def tensors(self) -> list[tuple[str, Any]]:
+        """Every top-level name bound to a tensor, in binding order; a top-level ``nn.Module`` adds its
+        parameters right after its place, named ``NAME.PARAM`` as ``named_parameters()`` names them (SPEC §2b)."""
         g = getattr(self, "g", None)
         if g is None:
             return []
         T = self.Tensor
-        return [(n, v) for n, v in g.items() if n not in PRELUDE_NAMES and isinstance(v, T)]
+        nn_module = sys.modules.get("gradcli.nn.module")  # no module can exist unless torch.nn was used
+        Module = getattr(nn_module, "Module", None)
+        out: list = []
+        for n, v in g.items():
+            if n in PRELUDE_NAMES:
+                continue
+            if isinstance(v, T):
+                out.append((n, v))
+            elif Module is not None and isinstance(v, Module):
+                try:
+                    out.extend((f"{n}.{pn}", p) for pn, p in v.named_parameters())
+                except Exception:  # noqa: BLE001 - a module the file left broken lists nothing
+                    continue
+        return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """The Python builtins a file sees (SPEC §2), bounded by the run's budget.
 
 Exactly: ``print range len float int bool abs min max sum list tuple round
-isinstance True False None`` plus ``enumerate zip reversed str dict``, and the
-exception classes of SPEC §2b (``RuntimeError`` ...: the real classes, see
-:mod:`.exceptions`).
+isinstance True False None`` plus ``enumerate zip reversed str dict``, SPEC §2b's
+``sorted map filter any all set frozenset super iter next hasattr getattr repr divmod``, the name
+``__name__`` (``"__main__"``), and the exception classes of SPEC §2b (``RuntimeError`` ...: the real
+classes, see :mod:`.exceptions`).
 
 * ``print`` writes to the run's buffer (never the real stdout), counting its
   size against ``Limits.max_output``; ``file=`` is refused;
@@ -15,8 +16,12 @@ exception classes of SPEC §2b (``RuntimeError`` ...: the real classes, see
 * ``str``/``print`` of nested lists/tuples/dicts check a lower bound of the text's length first
   (``Budget.check_text``: a list shared 10^4 times would otherwise be written in one C call);
 * ``sum``/``min``/``max`` charge ``len(range)`` steps before looping in C;
-  ``enumerate``/``zip``/``reversed`` are generators that tick per item, so no
-  builtin can loop in C for longer than the step budget allows.
+  ``enumerate``/``zip``/``reversed``/``map``/``filter`` are generators that tick per item, ``any``/``all``
+  loop in Python with a tick per item, ``sorted``/``set``/``frozenset`` size-check and charge what they
+  build, so no builtin can loop in C for longer than the step budget allows;
+* ``getattr``/``hasattr`` read through the attribute gate (``access.get_attr``), so they reach exactly
+  what ``obj.name`` reaches; a ``_`` name is refused (``unsupported``), as it is in ``obj._name``;
+* ``super`` is the two-argument form (the interpreter compiles ``super()`` in a method itself).
 """
 
 from __future__ import annotations
@@ -26,7 +31,8 @@ from typing import Any, Callable
 
 import builtins
 
-from ..errors import error_class
+from ..errors import GradcliError, error_class
+from .access import get_attr
 from .limits import Budget
 from .validate import EXCEPTION_NAMES
 
@@ -175,8 +181,114 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
             charge_range(args[0], True)
         return dict(*args, **kwargs)
 
+    def sized(iterable: Any, what: str) -> Any:
+        charge_range(iterable, True)
+        if hasattr(iterable, "__len__") and type(iterable) is not range:
+            budget.check_size(len(iterable), what)
+            budget.charge(len(iterable))
+        return iterable
+
+    def sorted_(iterable: Any, /, *, key: Any = None, reverse: bool = False) -> list:
+        return sorted(sized(iterable, "list"), key=key, reverse=reverse)
+
+    def set_(iterable: Any = (), /) -> set:
+        return set(sized(iterable, "set"))
+
+    def frozenset_(iterable: Any = (), /) -> frozenset:
+        return frozenset(sized(iterable, "frozenset"))
+
+    def map_(fn: Any, /, *iterables: Any):
+        if not iterables:
+            raise TypeError("map() must have at least two arguments.")
+        m = map(fn, *[iter(x) for x in iterables])
+
+        def gen():
+            for v in m:
+                tick[0] -= 1
+                if tick[0] <= 0:
+                    budget.refill()
+                yield v
+
+        return gen()
+
+    def filter_(fn: Any, iterable: Any, /):
+        it = iter(iterable)
+
+        def gen():
+            for v in it:
+                tick[0] -= 1
+                if tick[0] <= 0:
+                    budget.refill()
+                if (fn(v) if fn is not None else v):
+                    yield v
+
+        return gen()
+
+    def any_(iterable: Any, /) -> bool:
+        for v in iterable:
+            tick[0] -= 1
+            if tick[0] <= 0:
+                budget.refill()
+            if v:
+                return True
+        return False
+
+    def all_(iterable: Any, /) -> bool:
+        for v in iterable:
+            tick[0] -= 1
+            if tick[0] <= 0:
+                budget.refill()
+            if not v:
+                return False
+        return True
+
+    def iter_(obj: Any, /) -> Any:
+        return iter(obj)
+
+    _no_default = object()
+
+    def next_(it: Any, default: Any = _no_default, /) -> Any:
+        if default is _no_default:
+            return next(it)
+        return next(it, default)
+
+    def _attr_name(fn: str, name: Any) -> str:
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        if name.startswith("_"):
+            raise error_class("unsupported")(f"{fn}(obj, {name!r}): names starting with '_' are outside the language")
+        return name
+
+    def _missing(e: GradcliError) -> bool:
+        return e.kind == "runtime" and "has no attribute" in e.message
+
+    def hasattr_(obj: Any, name: Any, /) -> bool:
+        try:
+            get_attr(obj, _attr_name("hasattr", name))
+        except GradcliError as e:
+            if _missing(e) or e.kind == "unsupported" and "outside the language" not in e.message:
+                return False
+            raise
+        return True
+
+    def getattr_(obj: Any, name: Any, default: Any = _no_default, /) -> Any:
+        try:
+            return get_attr(obj, _attr_name("getattr", name))
+        except GradcliError as e:
+            if default is not _no_default and _missing(e):
+                return default
+            raise
+
+    def repr_(obj: Any, /) -> str:
+        check_text(obj)
+        return repr(obj)
+
+    from .classes import make_super
+
     for fn, name in ((print_, "print"), (sum_, "sum"), (min_, "min"), (max_, "max"), (enumerate_, "enumerate"),
-                     (zip_, "zip"), (reversed_, "reversed"), (round_, "round")):
+                     (zip_, "zip"), (reversed_, "reversed"), (round_, "round"), (sorted_, "sorted"), (map_, "map"),
+                     (filter_, "filter"), (any_, "any"), (all_, "all"), (iter_, "iter"), (next_, "next"),
+                     (hasattr_, "hasattr"), (getattr_, "getattr"), (repr_, "repr")):
         fn.__name__ = fn.__qualname__ = name
     names: dict[str, Any] = {
         "print": print_,
@@ -201,6 +313,21 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         "reversed": reversed_,
         "str": str,
         "dict": dict,
+        "sorted": sorted_,
+        "map": map_,
+        "filter": filter_,
+        "any": any_,
+        "all": all_,
+        "set": set,
+        "frozenset": frozenset,
+        "super": make_super,
+        "iter": iter_,
+        "next": next_,
+        "hasattr": hasattr_,
+        "getattr": getattr_,
+        "repr": repr_,
+        "divmod": divmod,
+        "__name__": "__main__",
     }
     names.update({n: getattr(builtins, n) for n in EXCEPTION_NAMES})
     def str_(*args: Any, **kwargs: Any) -> str:
@@ -208,5 +335,6 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
             check_text(args[0])  # the text of nested containers: bounded like any str (Budget.check_text)
         return str(*args, **kwargs)
 
-    overrides: dict[Any, Callable] = {list: list_, tuple: tuple_, dict: dict_, str: str_}
+    overrides: dict[Any, Callable] = {list: list_, tuple: tuple_, dict: dict_, str: str_, set: set_,
+                                      frozenset: frozenset_}
     return names, overrides

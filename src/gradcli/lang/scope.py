@@ -3,12 +3,12 @@
 Python's rule, computed once per function before compiling it: a name bound
 anywhere in a function body (assignment, augmented assignment, ``for`` and
 ``with`` targets, ``except ... as`` names, ``def``/``class`` names, imports, parameters) is local to
-that function for the whole body; other names are looked up in the enclosing
+that function for the whole body (``del x`` too); other names are looked up in the enclosing
 function scopes (closures, read only -- ``nonlocal``/``global`` are outside the
 language), then in the module namespace, then in the builtins.  Comprehensions
 have their own scope holding their targets; their first iterable belongs to
-the enclosing scope.  A class body (only ``autograd.Function`` classes) has no
-scope of its own for the methods: they see the class's enclosing scope.
+the enclosing scope.  A class body has no scope of its own for the methods: they see the class's
+enclosing scope (as in Python); class attributes are evaluated in the enclosing scope too.
 
 Frames are Python lists: slot 0 is the frame of the enclosing function scope
 at definition time (``None`` at module level), slots 1.. are the locals, the
@@ -97,8 +97,8 @@ def _bound_in(body: list[ast.stmt]) -> list[str]:
             continue  # its body is another scope; decorators/defaults bind nothing
         if isinstance(node, (ast.Lambda, ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)):
             continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            out.append(node.id)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.append(node.id)  # `del x` binds x in the function, as assignment does
             continue
         if isinstance(node, ast.alias):
             out.append(node.asname or node.name.split(".")[0])

@@ -4,8 +4,12 @@ Every node type the language allows is listed in :data:`_ALLOWED`; any other
 node is a problem naming the construct.  Context rules on top of the
 whitelist:
 
-* imports: only the ones SPEC §2 lists (exactly the oracle's set), no ``*``;
-* names: nothing starting with ``__`` (``__import__``, ``__builtins__`` ...);
+* imports: only the modules SPEC §2b lists (exactly the oracle's set, ``ALLOWED_MODULES``), any alias,
+  no ``*``; any other module is refused with a hint saying what to use instead (:func:`import_hint`);
+  whether a module gradcli does not have yet, or a name a module lacks, is refused is decided when the
+  file is compiled, against the namespaces themselves (``lang/imports.py``), still before anything runs;
+* names: nothing starting with ``__`` (``__import__``, ``__builtins__`` ...) except reading
+  ``__name__`` (``if __name__ == "__main__":``);
   a Python builtin the language does not provide (``eval``, ``open``,
   ``getattr``, ``type`` ...) used without being bound anywhere in the file is
   refused here rather than failing later as an undefined name;
@@ -20,6 +24,11 @@ whitelist:
 * ``class NAME(torch.autograd.Function)`` / ``(Function)`` whose body is only
   ``@staticmethod`` defs (other decorators such as ``@once_differentiable`` may
   join the one ``@staticmethod``), docstrings and ``pass``;
+* other classes (SPEC §2b: ``class Net(nn.Module)``, ``class D(Dataset)``, ``class EMA:``, subclasses of
+  the file's own classes; :func:`_Checker._user_class`): at most one base, a dotted name (which class it
+  is, is checked when the class statement runs); a body of methods, docstrings, ``pass`` and class
+  attributes; method names starting with ``__`` only from :data:`USER_DUNDERS`; ``super().__init__`` is
+  the one ``__`` attribute;
 * what CPython's compiler (not its parser) rejects is reported as ``syntax``:
   ``return`` outside a function, ``break``/``continue`` outside a loop,
   duplicate parameter names, two starred targets.
@@ -63,20 +72,81 @@ ALLOWED_BUILTINS = frozenset(
     {
         "print", "range", "len", "float", "int", "bool", "abs", "min", "max", "sum", "list", "tuple",
         "round", "isinstance", "True", "False", "None", "enumerate", "zip", "reversed", "str", "dict",
+        # SPEC §2b: the Python of real scripts
+        "sorted", "map", "filter", "any", "all", "set", "frozenset", "super", "iter", "next", "hasattr",
+        "getattr", "repr", "divmod",
     }
 ) | frozenset(EXCEPTION_NAMES)
 
-# allowed imports: exactly the oracle's (conformance/tools/torch_run.py)
-_ALLOWED_IMPORTS = {("torch", None), ("torch.nn.functional", "F")}
-_ALLOWED_IMPORT_ANY_ALIAS = {"torch.utils.checkpoint"}
-_ALLOWED_FROM = {("torch.autograd", "Function"), ("torch.utils.checkpoint", "checkpoint")}
+#: SPEC §2b: the modules a file may import, with any alias (exactly the oracle's set,
+#: conformance/tools/torch_run.py ALLOWED_MODULES)
+ALLOWED_MODULES = frozenset({
+    "torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.optim", "torch.autograd",
+    "torch.autograd.functional", "torch.autograd.graph", "torch.autograd.forward_ad", "torch.utils",
+    "torch.utils.checkpoint", "torch.utils.data", "torch.func", "math", "torch.nn.utils",
+    "torch.optim.lr_scheduler", "torch.autograd.variable", "torch.autograd.anomaly_mode",
+})
+
+#: what to use instead of a module the language has no place for (the hint of the refusal)
+_IMPORT_HINTS = {
+    "numpy": "gradcli has no numpy: use torch.tensor(...) for np.array(...), and the torch function of the "
+             "same name (torch.zeros, torch.exp, torch.matmul ...) for np.X",
+    "math": "use math.NAME after `import math`, or torch's function of the same name",
+    "random": "use torch.rand / torch.randn / torch.randint (seeded by torch.manual_seed) for random numbers",
+    "os": "files, processes and the environment are outside gradcli's sandbox: delete the import",
+    "sys": "files, processes and the environment are outside gradcli's sandbox: delete the import",
+    "subprocess": "files, processes and the environment are outside gradcli's sandbox: delete the import",
+    "pathlib": "files are outside gradcli's sandbox: delete the import",
+    "shutil": "files are outside gradcli's sandbox: delete the import",
+    "matplotlib": "gradcli does not plot: print the values instead (gradcli shows every tensor after the run)",
+    "seaborn": "gradcli does not plot: print the values instead (gradcli shows every tensor after the run)",
+    "torchvision": "torchvision's datasets and models are not available: build the data with torch.randn / "
+                   "torch.randint and a torch.utils.data.TensorDataset",
+    "torchaudio": "torchaudio is not available: build the data with torch.randn",
+    "torchtext": "torchtext is not available: build the data with torch.randint",
+    "scipy": "gradcli has no scipy: use torch's functions",
+    "pandas": "gradcli has no pandas: build the data with torch.tensor",
+    "sklearn": "gradcli has no scikit-learn: build the data with torch.randn and write the model with torch.nn",
+    "time": "time is not available in gradcli (runs are repeatable): delete the import",
+    "tqdm": "progress bars are not available: iterate directly",
+    "copy": "use tensor.clone() (or build a new module) instead of copy",
+    "collections": "use dict and list",
+    "itertools": "use for loops, zip, enumerate and range",
+    "functools": "use def and lambda",
+    "typing": "type annotations need no import in gradcli: delete the import",
+    "__future__": "gradcli runs Python 3 semantics: delete the import",
+    "torch.cuda": "gradcli runs on the CPU only: delete the import (torch.device('cpu') is the only device)",
+    "torch.distributions": "torch.distributions is not available in gradcli",
+}
+
+
+def import_hint(module: str) -> str:
+    """The hint of an ``unsupported import`` refusal: what to use instead of ``module``."""
+    if module in _IMPORT_HINTS:
+        return _IMPORT_HINTS[module]
+    root = module.split(".")[0]
+    if root == "torch":
+        return ("gradcli offers only these torch modules: " + ", ".join(sorted(m for m in ALLOWED_MODULES
+                                                                            if m != "math")))
+    if root in _IMPORT_HINTS:
+        return _IMPORT_HINTS[root]
+    return "gradcli runs torch code only: the modules it can import are torch, torch.nn, torch.optim, " \
+           "torch.autograd, torch.utils.data and math (see `gradcli ops` for what they hold)"
+
+#: method names starting with ``__`` a file's class may define (SPEC §2b: the ones PyTorch defines for
+#: Module, Sequential, ModuleList, Dataset and plain classes that a file can meaningfully override)
+USER_DUNDERS = frozenset({
+    "__init__", "__call__", "__len__", "__getitem__", "__setitem__", "__iter__", "__next__", "__repr__",
+    "__str__", "__contains__",
+})
+#: the decorators a method may carry besides any torch object or function of the file
+_METHOD_DECORATORS = frozenset({"staticmethod", "classmethod", "property"})
 
 # constructs outside the subset, named as the oracle names them
 _FORBIDDEN = {
     "TryStar": "try statement with except*",
     "Global": "global statement",
     "Nonlocal": "nonlocal statement",
-    "Delete": "del statement",
     "AsyncFunctionDef": "async def",
     "AsyncFor": "async for",
     "AsyncWith": "async with",
@@ -85,19 +155,17 @@ _FORBIDDEN = {
     "YieldFrom": "yield from",
     "Match": "match statement",
     "NamedExpr": "assignment expression (:=)",
-    "Set": "set display",
-    "SetComp": "set comprehension",
     "TypeAlias": "type alias statement",
 }
 
 # attributes that only exist to reach interpreter internals
 _DENIED_ATTRS = frozenset(
     {
-        "format", "format_map", "mro", "gi_frame", "gi_code", "gi_yieldfrom", "gi_running",
+        "mro", "gi_frame", "gi_code", "gi_yieldfrom", "gi_running",
         "cr_frame", "cr_code", "cr_await", "ag_frame", "ag_code", "ag_await", "f_globals", "f_locals",
         "f_builtins", "f_back", "f_code", "f_trace", "tb_frame", "tb_next", "co_code", "co_consts",
         "func_globals", "func_code", "func_closure", "im_func", "im_self", "im_class", "cell_contents",
-        "with_traceback", "fget", "fset", "fdel",
+        "with_traceback", "fget", "fset", "fdel", "format_map",
     }
 )
 
@@ -106,13 +174,13 @@ _ALLOWED = frozenset(
         # statements
         "Module", "Expression", "Expr", "Assign", "AugAssign", "AnnAssign", "If", "For", "While", "Break",
         "Continue", "Pass", "FunctionDef", "Return", "Assert", "With", "withitem", "Import", "ImportFrom",
-        "alias", "ClassDef", "Try", "ExceptHandler", "Raise",
+        "alias", "ClassDef", "Try", "ExceptHandler", "Raise", "Delete",
         # expressions
         "BoolOp", "BinOp", "UnaryOp", "Lambda", "IfExp", "Dict", "List", "Tuple", "ListComp", "DictComp",
-        "GeneratorExp", "comprehension", "Compare", "Call", "keyword", "Starred", "FormattedValue",
+        "GeneratorExp", "comprehension", "Set", "SetComp", "Compare", "Call", "keyword", "Starred", "FormattedValue",
         "JoinedStr", "Constant", "Attribute", "Subscript", "Slice", "Name", "arguments", "arg",
         # contexts
-        "Load", "Store",
+        "Load", "Store", "Del",
         # operators
         "And", "Or", "Add", "Sub", "Mult", "MatMult", "Div", "Mod", "Pow", "LShift", "RShift", "BitOr",
         "BitXor", "BitAnd", "FloorDiv", "Invert", "Not", "UAdd", "USub", "Eq", "NotEq", "Lt", "LtE",
@@ -134,9 +202,10 @@ class Problem:
     message: str
     line: Optional[int]
     col: Optional[int]
+    hint: Optional[str] = None
 
     def error(self) -> GradcliError:
-        return error_class(self.kind)(self.message, line=self.line, col=self.col)
+        return error_class(self.kind)(self.message, self.hint, line=self.line, col=self.col)
 
 
 def dotted_name(node: ast.AST) -> Optional[str]:
@@ -202,6 +271,7 @@ class _Checker:
         self.problems: list[Problem] = []
         self.extra_names = set(extra_names)
         self.starred_ok: set[int] = set()  # Starred nodes in call arguments, displays, targets
+        self.method_ok: set[int] = set()  # defs in a class body whose __dunder__ name the class may define
 
     def add(self, kind: str, message: str, node: ast.AST, where: Optional[tuple] = None) -> None:
         line, col = where if where is not None else _pos(node)
@@ -229,7 +299,7 @@ class _Checker:
             if isinstance(node, ast.Name):
                 self._name(node, node.id, bound)
             elif isinstance(node, ast.Attribute):
-                if node.attr.startswith("_"):
+                if node.attr.startswith("_") and not _is_super_init(node):
                     self.unsupported(f"unsupported attribute: {node.attr}", node)
                 elif node.attr in _DENIED_ATTRS:
                     self.unsupported(f"unsupported attribute: {node.attr} (outside the language)", node)
@@ -243,18 +313,9 @@ class _Checker:
                 if node.arg.startswith("__"):
                     self.unsupported(f"unsupported parameter name: {node.arg}", node, where)
             elif isinstance(node, ast.Import):
-                for a in node.names:
-                    ok = (a.name, a.asname) in _ALLOWED_IMPORTS or a.name in _ALLOWED_IMPORT_ANY_ALIAS
-                    if not ok:
-                        self.unsupported(f"unsupported import: {a.name}", node)
-                    elif a.asname is not None and a.asname.startswith("__"):
-                        self.unsupported(f"unsupported import alias: {a.asname}", node)
+                self._import(node)
             elif isinstance(node, ast.ImportFrom):
-                for a in node.names:
-                    if a.name == "*":
-                        self.unsupported(f"unsupported import: from {node.module} import *", node)
-                    elif node.level or (node.module, a.name) not in _ALLOWED_FROM or a.asname is not None:
-                        self.unsupported(f"unsupported import: from {node.module} import {a.name}", node)
+                self._import_from(node)
             elif isinstance(node, ast.FunctionDef):
                 self._function(node)
                 children_func, children_loop = True, False
@@ -262,7 +323,10 @@ class _Checker:
                 self._arguments(node.args, node, "lambda")
                 children_func, children_loop = True, False
             elif isinstance(node, ast.ClassDef):
-                self._class(node)
+                if _is_function_class(node):
+                    self._class(node)
+                else:
+                    self._user_class(node)
                 children_func, children_loop = False, False
             elif isinstance(node, ast.Return):
                 if not in_func:
@@ -322,7 +386,8 @@ class _Checker:
     # --- context rules -------------------------------------------------------------
     def _name(self, node: ast.AST, ident: str, bound: set[str]) -> None:
         if ident.startswith("__"):
-            self.unsupported(f"unsupported name: {ident}", node)
+            if not (ident == "__name__" and isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+                self.unsupported(f"unsupported name: {ident}", node)
         elif (
             isinstance(node, ast.Name)
             and isinstance(node.ctx, ast.Load)
@@ -345,16 +410,15 @@ class _Checker:
             seen.add(n)
 
     def _function(self, node: ast.FunctionDef) -> None:
-        if node.name.startswith("__"):
+        if node.name.startswith("__") and id(node) not in self.method_ok:
             self.unsupported(f"unsupported function name: {node.name}", node)
         if getattr(node, "type_params", None):
             self.unsupported("unsupported construct: type parameters", node)
         self._arguments(node.args, node, "def")
 
     def _class(self, node: ast.ClassDef) -> None:
-        bases = [dotted_name(b) for b in node.bases]
-        if bases not in (["torch.autograd.Function"], ["Function"]) or node.keywords:
-            self.unsupported("unsupported class: only subclasses of torch.autograd.Function", node)
+        if node.keywords:
+            self.unsupported("unsupported class: a class statement takes no keywords (metaclass=...)", node)
         if node.decorator_list:
             self.unsupported("unsupported construct: class decorator", node.decorator_list[0])
         if getattr(node, "type_params", None):
@@ -395,6 +459,72 @@ class _Checker:
             return t.id in EXCEPTION_NAMES or (t.id in bound and t.id not in _PY_BUILTIN_NAMES)
         return False
 
+    # --- SPEC §2b: imports and the file's own classes ------------------------------------------
+    def _import(self, node: ast.Import) -> None:
+        for a in node.names:
+            if a.name not in ALLOWED_MODULES:
+                self.problems.append(_hinted(f"unsupported import: {a.name}", import_hint(a.name), node))
+            elif a.asname is not None and a.asname.startswith("__"):
+                self.unsupported(f"unsupported import alias: {a.asname}", node)
+
+    def _import_from(self, node: ast.ImportFrom) -> None:
+        module = node.module or ""
+        if node.level or module not in ALLOWED_MODULES:
+            shown = "." * (node.level or 0) + module
+            self.problems.append(_hinted(f"unsupported import: from {shown} import "
+                                         f"{', '.join(a.name for a in node.names)}",
+                                         import_hint(module) if not node.level else
+                                         "relative imports have no module to come from: import from torch",
+                                         node))
+            return
+        for a in node.names:
+            if a.name == "*":
+                self.problems.append(_hinted(f"unsupported import: from {module} import *",
+                                             f"name what you use: from {module} import NAME, NAME2", node))
+            elif a.name.startswith("_"):
+                self.unsupported(f"unsupported import: from {module} import {a.name}", node)
+            elif a.asname is not None and a.asname.startswith("__"):
+                self.unsupported(f"unsupported import alias: {a.asname}", node)
+
+    def _user_class(self, node: ast.ClassDef) -> None:
+        if len(node.bases) > 1 or node.keywords or any(dotted_name(b) is None for b in node.bases):
+            self.unsupported("unsupported class: a class derives from at most one class, named by a dotted name "
+                             "(nn.Module, torch.utils.data.Dataset, one of the file's classes)", node)
+        if node.decorator_list:
+            self.unsupported("unsupported construct: class decorator", node.decorator_list[0])
+        if getattr(node, "type_params", None):
+            self.unsupported("unsupported construct: type parameters", node)
+        if node.name.startswith("__"):
+            self.unsupported(f"unsupported class name: {node.name}", node)
+        for stmt in node.body:
+            if isinstance(stmt, ast.Pass):
+                continue
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant) and isinstance(
+                stmt.value.value, str
+            ):
+                continue
+            names = [stmt.name] if isinstance(stmt, ast.FunctionDef) else [
+                t.id for t in (stmt.targets if isinstance(stmt, ast.Assign) else [getattr(stmt, "target", None)])
+                if isinstance(t, ast.Name)]
+            if any(n.startswith("_gradcli") for n in names):
+                self.unsupported("unsupported class attribute: names starting with _gradcli belong to gradcli's "
+                                 "exposure protocol", stmt)
+                continue
+            if isinstance(stmt, ast.FunctionDef):
+                if stmt.name.startswith("__"):
+                    if stmt.name in USER_DUNDERS:
+                        self.method_ok.add(id(stmt))
+                    else:
+                        self.unsupported(f"unsupported method name: {stmt.name} (a class may define only "
+                                         f"{', '.join(sorted(USER_DUNDERS))})", stmt)
+                continue
+            if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
+                continue
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                continue
+            self.unsupported("unsupported class body: a class body holds methods (def), class attributes "
+                             "(NAME = value), docstrings and pass", stmt)
+
     def _target(self, t: ast.AST, node: ast.AST, where: Optional[tuple] = None) -> None:
         if isinstance(t, (ast.Tuple, ast.List)):
             starred = [e for e in t.elts if isinstance(e, ast.Starred)]
@@ -410,6 +540,25 @@ def _is_staticmethod(d: ast.AST) -> bool:
     return isinstance(d, ast.Name) and d.id == "staticmethod"
 
 
+def _is_function_class(node: ast.ClassDef) -> bool:
+    """Is this ``class X(torch.autograd.Function)`` (by the base's spelling: ``Function``,
+    ``autograd.Function``, ``torch.autograd.Function``)?  Its body keeps the Function rules."""
+    if len(node.bases) != 1:
+        return False
+    return dotted_name(node.bases[0]) in ("torch.autograd.Function", "autograd.Function", "Function")
+
+
+def _is_super_init(node: ast.Attribute) -> bool:
+    """``super().__init__`` / ``super(Cls, self).__init__``: the one ``__`` attribute of the language."""
+    v = node.value
+    return (node.attr == "__init__" and isinstance(v, ast.Call) and isinstance(v.func, ast.Name)
+            and v.func.id == "super")
+
+
+def _hinted(message: str, hint: str, node: ast.AST) -> "Problem":
+    return Problem("unsupported", message, getattr(node, "lineno", None), getattr(node, "col_offset", None), hint)
+
+
 def validate(tree: ast.AST, extra_names: Iterable[str] = ()) -> list[Problem]:
     """Every construct of ``tree`` outside the language, ``unsupported`` first, each in source order.
 
@@ -417,19 +566,24 @@ def validate(tree: ast.AST, extra_names: Iterable[str] = ()) -> list[Problem]:
     builtin name shadowed by one is not refused.
     """
     problems = _Checker(extra_names).run(tree)
-    # decorators named staticmethod inside Function classes are fine: drop those refusals
-    allowed_static = set()
+    # staticmethod / classmethod / property decorating a method, and `object` as a class's base, are fine:
+    # drop those refusals of builtin names
+    allowed_names = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
+            for b in node.bases:
+                if isinstance(b, ast.Name) and b.id == "object":
+                    allowed_names.add(("object", b.lineno, b.col_offset))
             for stmt in node.body:
                 if isinstance(stmt, ast.FunctionDef):
                     for d in stmt.decorator_list:
-                        if _is_staticmethod(d):
-                            allowed_static.add((d.lineno, d.col_offset))
+                        if isinstance(d, ast.Name) and d.id in _METHOD_DECORATORS:
+                            allowed_names.add((d.id, d.lineno, d.col_offset))
     problems = [
         p
         for p in problems
-        if not (p.message.startswith("unsupported builtin: staticmethod") and (p.line, p.col) in allowed_static)
+        if not (p.message.startswith("unsupported builtin: ")
+                and (p.message.split()[2], p.line, p.col) in allowed_names)
     ]
 
     def key(p: Problem):

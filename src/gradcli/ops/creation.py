@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import ArgumentTypeError, error_class, warn
 from ..autograd.graph import source_position as _pos
 from ._core import Node, Tensor, check_numel, dt, record
+from ..autograd.tensor import Size
 from .registry import register
 
 
@@ -494,3 +495,31 @@ for _n, _d in (("float", dt.float32), ("double", dt.float64), ("half", dt.float1
                ("int", dt.int32), ("bool", dt.bool_)):
     register(_n, _conv(_d), "conversion", torch=(), nodes=("ToCopyBackward0",), formula=ToCopyBackward0.formula)
 register("type", type_, "conversion", torch=())
+
+
+def legacy_new(name: str, dtype, args: tuple, kwargs: dict) -> Tensor:
+    """``torch.FloatTensor(...)`` / ``torch.Tensor(...)`` as PyTorch 2.13 runs them (SPEC §2b).
+
+    A sequence gives its values (of ``dtype``; the default dtype for ``torch.Tensor``); ints give a
+    tensor of that size (uninitialised in PyTorch, zeros here); nothing gives an empty tensor; a tensor of
+    the same dtype is returned as it is (PyTorch returns an alias; ``torch.Tensor(t)`` of any dtype too).
+    Other arguments are PyTorch's TypeError (kind ``type``)."""
+    if kwargs:
+        raise ArgumentTypeError(f"new() received an invalid combination of arguments - got an unexpected keyword "
+                                f"argument '{next(iter(kwargs))}'")
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        t = args[0]
+        if dtype is None or t._dtype is dtype:
+            return t
+        raise ArgumentTypeError(f"expected {name} of dtype {dtype} (got a tensor of dtype {t._dtype})")
+    d = dtype if dtype is not None else dt.get_default_dtype()
+    if not args:
+        return empty(0, dtype=d)
+    if len(args) == 1 and isinstance(args[0], (list, tuple)) and not isinstance(args[0], Size):
+        return tensor(list(args[0]), dtype=d)
+    if len(args) == 1 and isinstance(args[0], Size):
+        return empty(*args[0], dtype=d)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        return empty(*args, dtype=d)
+    got = ", ".join(type(a).__name__ for a in args)
+    raise ArgumentTypeError(f"new() received an invalid combination of arguments - got ({got})")

@@ -623,6 +623,249 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
     return loss
 
 
+# --- smooth_l1_loss / huber_loss --------------------------------------------------------------------------------------------
+
+
+def _norm(reduction: str, numel: int, dtype) -> Any:
+    """1/numel for a mean reduction (PyTorch's ``norm`` of the loss backward kernels), else 1."""
+    if reduction != "mean":
+        return dtype.np.type(1.0)
+    return dtype.np.type(1.0 / numel) if numel else dtype.np.type(math.inf)
+
+
+def _piecewise_grad(go: Tensor, x: Tensor, t: Tensor, reduction: str, limit: float, kind: str) -> Tensor:
+    """smooth_l1_loss_backward / huber_loss_backward of PyTorch's CPU kernels, as one differentiable op whose
+    derivative is the masked ``double_backward`` formula of derivatives.yaml.
+
+    smooth_l1: x <= -beta: -norm g; x >= beta: norm g; else norm x g / beta (x = self - target);
+    huber: x < -delta: -norm g delta; x > delta: norm g delta; else norm x g.
+    """
+    dtype = _result_dtype(x, t)
+    shape = broadcast_shapes(x._data.shape, t._data.shape)
+    d = (x._data.astype(dtype.np) - t._data.astype(dtype.np))
+    norm = _norm(reduction, int(np.prod(shape)), dtype)
+    g = np.broadcast_to(go._data.astype(dtype.np), shape)
+    lim = dtype.np.type(limit)
+    with np.errstate(all="ignore"):
+        if kind == "smooth_l1":
+            data = np.where(d <= -lim, -norm * g, np.where(d >= lim, norm * g, norm * d * g / lim))
+        else:
+            data = np.where(d < -lim, -norm * g * lim, np.where(d > lim, norm * g * lim, norm * d * g))
+    data = np.asarray(np.broadcast_to(data, shape), dtype=dtype.np).copy()
+    node_cls = SmoothL1LossBackwardBackward0 if kind == "smooth_l1" else HuberLossBackwardBackward0
+    out, node = record(node_cls, data, dtype, (go, x, t))
+    if node is not None:
+        node.reduction, node.limit = reduction, limit
+        node._save(saved(go), saved(x), saved(t))
+    return out
+
+
+class _PiecewiseBackwardBackward(Node):
+    """The derivative of smooth_l1/huber_loss_backward (derivatives.yaml): grad_output gets the first
+    derivative applied to grad (summed unless reduction='none'); self/target the masked second derivative."""
+
+    __slots__ = ("reduction", "limit")
+    kind = ""
+
+    def apply(self, grads):
+        gg = grads[0]
+        go, x, t = self._unpack(0), self._unpack(1), self._unpack(2)
+        n = self._needs
+        ggo = gx = gt = None
+        if n[0]:
+            if self.reduction == "none":
+                ggo = _piecewise_grad(gg, x, t, self.reduction, self.limit, self.kind)
+            else:
+                from .creation import ones_like
+
+                ggo = (_piecewise_grad(ones_like(go), x, t, self.reduction, self.limit, self.kind) * gg).sum()
+        if n[1] or n[2]:
+            d = (x - t).abs()
+            mask = (d < self.limit).to(gg.dtype)
+            second = gg * go * mask
+            if self.kind == "smooth_l1":
+                second = second / self.limit
+            if self.reduction == "mean":
+                second = second / d.numel()
+            gx = second if n[1] else None
+            gt = -second if n[2] else None
+        return (ggo, gx, gt)
+
+
+class SmoothL1LossBackwardBackward0(_PiecewiseBackwardBackward):
+    __slots__ = ()
+    kind = "smooth_l1"
+    formula = ("grad_output: smooth_l1_loss_backward(grad, self, target); self: grad * grad_output * (|self - "
+               "target| < beta) / beta (/ numel); target: -(the same)")
+
+
+class HuberLossBackwardBackward0(_PiecewiseBackwardBackward):
+    __slots__ = ()
+    kind = "huber"
+    formula = ("grad_output: huber_loss_backward(grad, self, target); self: grad * grad_output * (|self - "
+               "target| < delta) (/ numel); target: -(the same)")
+
+
+class SmoothL1LossBackward0(Node):
+    __slots__ = ("reduction", "beta")
+    formula = ("self: smooth_l1_loss_backward(grad, self, target, beta); target: smooth_l1_loss_backward(grad, "
+               "target, self, beta)")
+    kind = "smooth_l1"
+
+    def apply(self, grads):
+        g = grads[0]
+        x, t = self._unpack(0), self._unpack(1)
+        n = self._needs
+        limit = self.beta if self.kind == "smooth_l1" else self.delta  # type: ignore[attr-defined]
+        gs = _piecewise_grad(g, x, t, self.reduction, limit, self.kind) if n[0] else None
+        gt = _piecewise_grad(g, t, x, self.reduction, limit, self.kind) if n[1] else None
+        return (gs, gt)
+
+
+class HuberLossBackward0(SmoothL1LossBackward0):
+    __slots__ = ("delta",)
+    formula = ("self: huber_loss_backward(grad, self, target, delta); target: huber_loss_backward(grad, target, "
+               "self, delta)")
+    kind = "huber"
+
+
+def _piecewise_loss(name: str, input, target, reduction: str, limit: float) -> Tensor:
+    x, t = _broadcast_pair(input, target)
+    dtype = _result_dtype(x, t)
+    if not dtype.is_floating_point:
+        raise _runtime(f"\"{name}\" not implemented for '{_TN[dtype.name]}'")
+    d = x._data.astype(dtype.np) - t._data.astype(dtype.np)
+    z = np.abs(d)
+    lim = dtype.np.type(limit)
+    half = dtype.np.type(0.5)
+    with np.errstate(all="ignore"):
+        if name == "smooth_l1_loss":
+            loss = np.where(z < lim, half * z * z / lim, z - half * lim)
+        else:
+            loss = np.where(z < lim, half * z * z, lim * (z - half * lim))
+    data = _reduce_np(np.asarray(loss, dtype=dtype.np), reduction, dtype)
+    if name == "smooth_l1_loss":
+        out, node = record(SmoothL1LossBackward0, data, dtype, (x, t))
+        if node is not None:
+            node.reduction, node.beta = reduction, limit
+    else:
+        out, node = record(HuberLossBackward0, data, dtype, (x, t))
+        if node is not None:
+            node.reduction, node.delta = reduction, limit
+    if node is not None:
+        node._save(saved(x), saved(t))
+    return out
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
+    """0.5 z^2 / beta where z = |input - target| < beta, else z - 0.5 beta (SmoothL1LossBackward0); beta = 0
+    is l1_loss; a target of a different size broadcasts with PyTorch's warning."""
+    _need_sizes(input, target)
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    reduction = _reduction(reduction)
+    if beta == 0.0:
+        return l1_loss(*_broadcast_pair(input, target), reduction=reduction)
+    if beta < 0:
+        raise _runtime("smooth_l1_loss does not support negative values for beta.")
+    return _piecewise_loss("smooth_l1_loss", input, target, reduction, float(beta))
+
+
+def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
+    """0.5 z^2 where z = |input - target| < delta, else delta (z - 0.5 delta) (HuberLossBackward0)."""
+    _need_sizes(input, target)
+    _size_warning(input, target)
+    reduction = _reduction(reduction)
+    if weight is not None:
+        raise error_class("unsupported")("F.huber_loss(weight=...) is not implemented in gradcli (yet)")
+    if delta <= 0:
+        raise _runtime("huber_loss does not support non-positive values for delta.")
+    return _piecewise_loss("huber_loss", input, target, reduction, float(delta))
+
+
+# --- kl_div ----------------------------------------------------------------------------------------------------------
+
+
+class XlogyBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad * xlogy(self != 0, other); other: grad * self / other"
+
+    def apply(self, grads):
+        g = grads[0]
+        a, b = self._unpack(0), self._unpack(1)
+        n = self._needs
+        ga = g * xlogy((a != 0).to(a.dtype), b) if n[0] else None
+        gb = g * a / b if n[1] else None
+        return (ga, gb)
+
+
+def xlogy(input, other):
+    """input * log(other), 0 where input == 0 (unless other is nan) (XlogyBackward0); a float log is the float64
+    one rounded, as the engine's log."""
+    from ._core import result_dtype
+
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        raise ArgumentTypeError("xlogy(): argument 'self' (position 1) must be Tensor, not "
+                                f"{type(input).__name__}")
+    a = input if isinstance(input, Tensor) else Tensor._from_data(np.asarray(input), dt.get_default_dtype())
+    b = other if isinstance(other, Tensor) else Tensor._from_data(np.asarray(other), dt.get_default_dtype())
+    dtype = result_dtype(input, other)
+    if not dtype.is_floating_point:
+        dtype = dt.get_default_dtype()
+    x = a._data.astype(dtype.np)
+    y = b._data.astype(dtype.np)
+    try:
+        shape = broadcast_shapes(a._data.shape, b._data.shape)
+    except Exception:
+        from ._core import shape_error
+
+        raise shape_error(a._data.shape, b._data.shape) from None
+    with np.errstate(all="ignore"):
+        logy = np.log(y.astype(np.float64)).astype(dtype.np) if dtype.np == np.float32 else np.log(y)
+        data = np.where(np.isnan(y), np.asarray(np.nan, dtype.np), np.where(x == 0, dtype.np.type(0), x * logy))
+    data = np.asarray(np.broadcast_to(data, shape), dtype=dtype.np).copy()
+    out, node = record(XlogyBackward0, data, dtype, (a, b))
+    if node is not None:
+        node._save(saved(a, b._requires_grad or a._requires_grad), saved(b, a._requires_grad or b._requires_grad))
+    return out
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
+    """KL divergence of log-probabilities, ATen's composite: ``exp(target) * (target - input)`` (log_target)
+    or ``xlogy(target, target) - target * input``, then mean/sum; 'batchmean' divides the sum by the batch
+    size; 'mean' gives PyTorch's warning."""
+    from .elementwise import exp
+    from .reduction import mean as _mean
+    from .reduction import sum as _sum
+
+    _need_tensor("kl_div", "input", 1, input)
+    _need_tensor("kl_div", "target", 2, target)
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    elif reduction == "mean":
+        warn("other", "reduction: 'mean' divides the total loss by both the batch size and the support size."
+                      "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                      "'mean' will be changed to behave the same as 'batchmean' in the next major release.")
+    if reduction == "batchmean":
+        inner = "sum"
+    else:
+        inner = _reduction(reduction)
+    if log_target:
+        output = exp(target) * (target - input)
+    else:
+        output = xlogy(target, target) - target * input
+    if inner == "mean":
+        reduced = _mean(output)
+    elif inner == "sum":
+        reduced = _sum(output)
+    else:
+        reduced = output
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
+
+
 # --- binary cross entropy ------------------------------------------------------------------------------------------------------
 
 _EPS = 1e-12
@@ -1520,6 +1763,18 @@ register("F.softmax", f_softmax, "nn", torch=(), F=("softmax",), methods=(), nod
 register("F.log_softmax", f_log_softmax, "nn", torch=(), F=("log_softmax",), methods=(),
          nodes=("LogSoftmaxBackward0",), formula=LogSoftmaxBackward0.formula,
          notes="dim=None warns and uses PyTorch's implicit dim", sample=lambda: ((_f64(3, 2),), {"dim": 1}))
+register("smooth_l1_loss", smooth_l1_loss, "nn", torch=(), F=("smooth_l1_loss",), methods=(),
+         nodes=("SmoothL1LossBackward0",), formula=SmoothL1LossBackward0.formula,
+         sample=lambda: ((_f64(3, 4, lo=-2.0, hi=2.0), _f64(3, 4, seed=1)), {"beta": 0.5}))
+register("huber_loss", huber_loss, "nn", torch=(), F=("huber_loss",), methods=(),
+         nodes=("HuberLossBackward0",), formula=HuberLossBackward0.formula,
+         sample=lambda: ((_f64(3, 4, lo=-2.0, hi=2.0), _f64(3, 4, seed=1)), {"delta": 0.7, "reduction": "sum"}))
+register("xlogy", xlogy, "nn", torch=("xlogy",), methods=("xlogy",), nodes=("XlogyBackward0",),
+         formula=XlogyBackward0.formula,
+         sample=lambda: ((_f64(2, 3, lo=0.2, hi=2.0), _f64(2, 3, lo=0.5, hi=2.0, seed=1)), {}))
+register("kl_div", kl_div, "nn", torch=(), F=("kl_div",), methods=(), nodes=("SumBackward0", "MeanBackward0"),
+         formula="exp(target) (target - input) or xlogy(target, target) - target input, then the reduction",
+         sample=lambda: ((_f64(2, 3), _f64(2, 3, lo=0.2, hi=1.0, seed=1)), {"reduction": "sum"}))
 register("mse_loss", mse_loss, "nn", torch=(), F=("mse_loss",), methods=(), nodes=("MseLossBackward0",),
          formula=MseLossBackward0.formula, sample=lambda: ((_f64(2, 3), _f64(2, 3, seed=1)), {}))
 register("l1_loss", l1_loss, "nn", torch=(), F=("l1_loss",), methods=(),
