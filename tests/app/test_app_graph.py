@@ -174,3 +174,35 @@ def test_write_atomic(tmp_path):
     assert os.listdir(tmp_path) == ["g.dot"]
     with pytest.raises(UsageProblem, match="does not exist"):
         g.write_atomic(str(tmp_path / "no" / "g.dot"), b"x")
+
+
+
+def test_nodes_made_inside_a_module_call_carry_the_module_path():
+    from gradcli.app.graph import build_graph, graph_document
+    from gradcli.lang.run import run_file
+
+    src = (
+        "import torch.nn as nn\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc1 = nn.Linear(3, 4)\n"
+        "        self.act = nn.ReLU()\n"
+        "    def forward(self, x):\n"
+        "        return self.act(self.fc1(x)) * 2\n"
+        "model = Net()\n"
+        "loss = model(torch.ones(2, 3)).sum()\n"
+        "h = nn.Tanh()(loss)\n"
+    )
+    g = build_graph(run_file(src, "m.py"))
+    by_name = {}
+    for n in g.nodes:
+        by_name.setdefault(n.name, []).append(n.module)
+    assert by_name["AddmmBackward0"] == ["model.fc1"] and by_name["TBackward0"] == ["model.fc1"]
+    assert by_name["ReluBackward0"] == ["model.act"]
+    assert by_name["MulBackward0"] == ["model"]  # made in Net.forward itself
+    assert by_name["SumBackward0"] == [None]  # outside any module call
+    assert by_name["TanhBackward0"] == ["Tanh"]  # a module no top-level name reaches: its class
+    assert all(m is None for m in by_name["AccumulateGrad"])
+    doc = graph_document(g)
+    assert {n.get("module") for n in doc["nodes"]} == {None, "model", "model.fc1", "model.act", "Tanh"}

@@ -328,6 +328,35 @@ CASES = [
         loss = (z * 3 - z * 3).sum()
         loss.backward()
         """), "z", 2, ("cancel out",), grad="zeros"),
+    Case("unused_parameter_module_never_called", "unused_parameter", src("""
+        import torch.nn as nn
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(2, 1)
+                self.spare = nn.Linear(2, 1)
+            def forward(self, x):
+                return self.fc(x)
+        model = Net()
+        loss = model(torch.ones(3, 2)).sum()
+        loss.backward()
+        """), "model.spare.weight", 11, ("parameter of `model.spare`", "never called"), (("backward", 11),),
+        torch_flags={"requires_grad": True, "is_leaf": True}),
+    Case("frozen_module_parameter", "requires_grad_disabled", src("""
+        import torch.nn as nn
+        model = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))
+        model[0].requires_grad_(False)
+        loss = model(torch.ones(3, 2)).sum()
+        loss.backward()
+        """), "model.0.bias", 3, ("is frozen", "requires_grad_(False)"), (("switched off", 3),),
+        torch_flags={"requires_grad": False}),
+    Case("grad_reset_by_zero_grad", "grad_reset", src("""
+        import torch.nn as nn
+        model = nn.Linear(2, 1)
+        loss = model(torch.ones(3, 2)).sum()
+        loss.backward()
+        model.zero_grad()
+        """), "model.weight", 5, ("`model.zero_grad()` at line 5", "set_to_none=True"), (("backward", 4),)),
     Case("zero_gradient_root", "zero_gradient", src("""
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         y = x * 2

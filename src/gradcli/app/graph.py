@@ -88,6 +88,7 @@ class GraphNode:
     saved: list[SavedInfo] = field(default_factory=list)
     next: list[tuple[Optional[int], int]] = field(default_factory=list)
     shape: Optional[list[int]] = None
+    module: Optional[str] = None  # the innermost nn.Module call that made it (``model.fc1``), SPEC §2b
 
 
 @dataclass
@@ -194,6 +195,35 @@ def _default_roots(result: Any) -> list[tuple[str, Any]]:
     return [(name, fn) for name, fn in starts if id(fn) not in reached]
 
 
+def _module_labels(result: Any, nodes: list) -> dict[int, str]:
+    """id(node) -> the path of the innermost module call that made it (``model.fc1``), from the run's
+    module-call log (nn/module.py ``call_log``: each call's range of node sequence numbers); a module no
+    top-level name reaches is named by its class."""
+    calls = (getattr(result, "logs", None) or {}).get("modules") or []
+    if not calls:
+        return {}
+    from ..nn.module import module_path_names
+
+    paths = module_path_names(getattr(result, "namespace", None) or {})
+    entries = sorted((s, e, m) for s, e, m in calls if e is not None)
+    seqs = sorted((n._seq, id(n)) for n in nodes if isinstance(getattr(n, "_seq", None), int))
+    out: dict[int, str] = {}
+    stack: list = []  # the open calls, outermost first (calls nest)
+    i = 0
+    for seq, nid in seqs:
+        while i < len(entries) and entries[i][0] <= seq:
+            while stack and stack[-1][1] <= entries[i][0]:
+                stack.pop()
+            stack.append(entries[i])
+            i += 1
+        while stack and stack[-1][1] <= seq:
+            stack.pop()
+        if stack:
+            m = stack[-1][2]
+            out[nid] = paths.get(id(m)) or type(m).__name__
+    return out
+
+
 #: most nodes a graph view shows (breadth-first from the roots); rendering is linear but not free
 MAX_GRAPH_NODES = 10_000
 
@@ -256,6 +286,7 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
                            "nearest the roots (edges to the others are left out)")
 
     numbering = {id(fn): i for i, fn in enumerate(order)}
+    modules = _module_labels(result, order)
     for fn in order:
         kind = _node_kind(fn)
         if kind == "accumulate":
@@ -276,6 +307,7 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
             saved=_saved_of(fn),
             next=[(numbering.get(id(c)) if c is not None else None, i) for c, i in _next_edges(fn)],
             shape=shape,
+            module=modules.get(id(fn)) if kind != "accumulate" else None,
         ))
     graph.roots = [numbering[id(fn)] for fn in start if id(fn) in numbering]
     graph.roots = list(dict.fromkeys(graph.roots))
@@ -359,6 +391,7 @@ def graph_document(graph: Graph) -> dict:
                 "name": n.name,
                 "tensor": n.tensor,
                 "line": n.line,
+                **({"module": n.module} if n.module is not None else {}),
                 "saved": [{"name": s.name, "shape": s.shape, "freed": s.freed} for s in n.saved],
                 "next": [[c, i] for c, i in n.next],
             }

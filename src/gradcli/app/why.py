@@ -18,11 +18,14 @@ data               cut from the graph by ``.data``
 requires_grad_false  a leaf created without ``requires_grad=True`` (or computed only from such)
 requires_grad_disabled  ``requires_grad_(False)`` / ``.requires_grad = False`` switched it off
 not_reachable      requires grad, but no backward's graph reaches it
+unused_parameter   a module's parameter that no operation used: the module was never called, or its
+                   forward does not use the parameter
 excluded_by_inputs a backward reached it, but its ``inputs=`` did not list it
 no_backward        no backward ran (none in the file, or the run stopped before it)
 backward_failed    the backward that would have reached it failed
 autograd_grad      only ``torch.autograd.grad`` ran: it returns gradients, .grad is untouched
-grad_reset         a backward filled .grad, then the file set it back to None
+grad_reset         a backward filled .grad, then the file set it back to None (``.grad = None``, or
+                   ``zero_grad()``, whose default set_to_none=True clears it)
 grad_zeroed        .grad was zeroed in place (``x.grad.zero_()``) after the backward
 grad_assigned      the file assigned .grad a tensor of zeros
 zero_gradient      the backward delivered zeros: a node passed no gradient on (relu of
@@ -52,6 +55,7 @@ KINDS = (
     "non_leaf", "non_leaf_copy", "no_grad", "set_grad_enabled", "inference_mode", "grad_result", "detach", "data",
     "requires_grad_false", "requires_grad_disabled", "not_reachable", "excluded_by_inputs", "no_backward",
     "backward_failed", "autograd_grad", "grad_reset", "grad_zeroed", "grad_assigned", "zero_gradient",
+    "unused_parameter",
 )
 
 #: error kinds raised by a backward / autograd.grad call
@@ -104,6 +108,12 @@ def _public_grad_fn(t: Any) -> Any:
         return None
 
 
+def _py_path(path: str) -> str:
+    """``model.0.fc`` -> ``model[0].fc``: a module path as Python code."""
+    first, *rest = path.split(".")
+    return first + "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in rest)
+
+
 def _nonzero(t: Any) -> bool:
     return t is not None and bool(np.any(t._data))
 
@@ -123,6 +133,26 @@ class Explainer:
         self.bumps: list[tuple] = list(logs.get("inplace", ()))
         self._reach: dict[int, Optional[set]] = {}
         self._zero_passes: Optional[dict] = None
+        self.module_calls = {id(e[2]) for e in logs.get("modules", ()) if len(e) > 2}
+
+    # --- module parameters (SPEC §2b: a top-level module's parameters are named NAME.PARAM) ---------
+    def module_param(self, name: Optional[str]) -> Optional[tuple[str, Any]]:
+        """``(module path, module)`` when ``name`` is ``model.fc1.weight``, a parameter of a top-level module."""
+        import sys
+
+        nn_module = sys.modules.get("gradcli.nn.module")
+        if not name or "." not in name or nn_module is None:
+            return None
+        root_name, _, rest = name.partition(".")
+        root = (getattr(self.result, "namespace", None) or {}).get(root_name)
+        if not isinstance(root, nn_module.Module):
+            return None
+        path, _, _ = rest.rpartition(".")
+        try:
+            mod = root.get_submodule(path)
+        except Exception:  # noqa: BLE001 - the file changed the module after the run's names were taken
+            return None
+        return (f"{root_name}.{path}" if path else root_name), mod
 
     # --- helpers ---------------------------------------------------------------------------------
     def rel(self, role: str, loc: Any, text: str) -> dict:
@@ -281,6 +311,16 @@ class Explainer:
             if how == "requires_grad_false":
                 msg = (f"{who} had requires_grad switched off at {self.where(loc)}, so it is a leaf that autograd "
                        "does not track and no backward reaches it.")
+                mp = self.module_param(name)
+                if mp is not None:
+                    msg = (f"{who} is frozen: requires_grad was switched off at {self.where(loc)}; a module's "
+                           "requires_grad_(False) freezes each of its parameters, so backward skips it and its "
+                           ".grad stays None.")
+                    return self.note(name, "requires_grad_disabled", msg, loc,
+                                     f"If `{_py_path(mp[0])}` should train, remove that line or call "
+                                     f"{_py_path(mp[0])}.requires_grad_(True); a frozen parameter's .grad stays "
+                                     "None by design.",
+                                     [self.rel("switched off", loc, "requires_grad set to False here")])
                 return self.note(name, "requires_grad_disabled", msg, loc,
                                  f"Remove that line, or call {name or 'it'}.requires_grad_() again before "
                                  "computing with it.",
@@ -561,6 +601,22 @@ class Explainer:
                              "Call loss.backward() in the file, or pass --backward NAME.", [])
         # 5. not reachable
         last = backwards[-1]
+        mp = self.module_param(name)
+        if target is None and mp is not None:
+            path, mod = mp
+            if id(mod) not in self.module_calls:
+                msg = (f"{who} is a parameter of `{path}`, which was never called: the forward does not use "
+                       f"`{path}`, so no graph contains {who} and the backward at {self.where(last['loc'])} cannot "
+                       "reach it.")
+            else:
+                msg = (f"{who} is a parameter of `{path}`: `{path}` was called, but {who} took part in no "
+                       f"operation that records a graph, so the backward at {self.where(last['loc'])} cannot "
+                       "reach it.")
+            return self.note(name, "unused_parameter", msg, last["loc"],
+                             f"Use `{_py_path(path)}` in forward, or freeze what stays unused "
+                             f"({_py_path(path)}.requires_grad_(False)) so that no optimizer waits for its "
+                             "gradient.",
+                             [self.rel("backward", last["loc"], "this backward's graph does not contain it")])
         if target is None:
             msg = (f"{who} requires grad, but no operation that records a graph ever used it, so it is in no "
                    f"graph and the backward at {self.where(last['loc'])} cannot reach it.")
@@ -601,6 +657,30 @@ class Explainer:
                         if isinstance(tg, ast.Attribute) and tg.attr == "grad" and isinstance(tg.value, ast.Name) \
                                 and tg.value.id == name and (bline is None or st.lineno > bline):
                             reset_loc = (st.lineno, st.col_offset)
+        zero_grad = None
+        if reset_loc is None and self.src.tree is not None:
+            import ast
+
+            for st in self.src.statements():
+                if bline is not None and st.lineno <= bline:
+                    continue
+                for c in ast.walk(st):
+                    if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute) and c.func.attr == "zero_grad" \
+                            and not any(k.arg == "set_to_none" for k in c.keywords) and not c.args:
+                        zero_grad = ((c.lineno, c.col_offset), ast.unparse(c))
+                        break
+                if zero_grad is not None:
+                    break
+        if zero_grad is not None:
+            zloc, code = zero_grad
+            msg = (f"The backward at {self.where(e['loc'])} reached {who} and filled its .grad, but `{code}` at "
+                   f"line {zloc[0]} set it back to None: zero_grad()'s default set_to_none=True clears every "
+                   "gradient it covers.")
+            return self.note(name, "grad_reset", msg, zloc,
+                             "Read the gradient between backward() and zero_grad() (or call zero_grad() at the "
+                             "start of the step).",
+                             [self.rel("backward", e["loc"], "filled .grad"),
+                              self.rel("reset", zloc, f"{code}: .grad = None")])
         msg = (f"The backward at {self.where(e['loc'])} reached {who} and filled its .grad, but it was set back "
                "to None afterwards" + (f" at {self.where(reset_loc)}." if reset_loc else "."))
         return self.note(name, "grad_reset", msg, reset_loc or e["loc"],

@@ -135,6 +135,9 @@ class _EngineState:
             reset = getattr(mod, "reset", None)
             if callable(reset):
                 reset()
+        nn_module = sys.modules.get("gradcli.nn.module")
+        if nn_module is not None:  # the previous run's module calls
+            nn_module.reset()
         if self.dtypes is not None:
             self.dtypes.set_default_dtype("float32")
         if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):
@@ -705,12 +708,15 @@ def _valid_set_name(name: str) -> bool:
 
 
 def _engine_logs() -> dict:
-    """The engine's records of backward calls and in-place version bumps during the run (app/why.py)."""
+    """The engine's records of backward calls, in-place version bumps and module calls during the run
+    (app/why.py, app/graph.py)."""
     engine = _engine_module("gradcli.autograd.engine")
     graph = _engine_module("gradcli.autograd.graph")
+    nn_module = sys.modules.get("gradcli.nn.module")  # loaded only when the file used torch.nn
     return {
         "backward": list(getattr(engine, "backward_log", ()) or ()),
         "inplace": list(getattr(graph, "inplace_log", ()) or ()),
+        "modules": [tuple(e) for e in getattr(nn_module, "call_log", ())],
     }
 
 

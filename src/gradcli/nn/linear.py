@@ -49,12 +49,18 @@ class Linear(Module):
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(creation.empty((out_features, in_features), **_factory(dtype)))
+        # the parameters start requiring grad once initialised (PyTorch: at creation; the init runs under
+        # no_grad, so nothing of the file can tell), so that `gradcli check`, which perturbs a leaf when it
+        # starts requiring grad, perturbs the initialised values
+        self.weight = Parameter(creation.empty((out_features, in_features), **_factory(dtype)), requires_grad=False)
         if bias:
-            self.bias = Parameter(creation.empty(out_features, **_factory(dtype)))
+            self.bias = Parameter(creation.empty(out_features, **_factory(dtype)), requires_grad=False)
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
+        for p in (self.weight, self.bias):
+            if p is not None:
+                p.requires_grad_(True)
 
     def reset_parameters(self) -> None:
         """PyTorch's default initialisation (see the module docstring)."""

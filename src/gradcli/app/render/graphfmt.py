@@ -24,7 +24,7 @@ def _shape(shape: Optional[list[int]]) -> str:
 
 
 def node_caption(node: Any) -> str:
-    """'y, line 3' / 'x [2]' / 'line 5': the file-facing part of a node's label."""
+    """'y, line 3' / 'x [2]' / 'line 5' / 'model.fc1, line 9': the file-facing part of a node's label."""
     parts = []
     if node.names:
         parts.append(", ".join(node.names))
@@ -32,6 +32,9 @@ def node_caption(node: Any) -> str:
         parts[-1:] = [(parts[-1] + " " if parts else "") + _shape(node.shape)]
     # an AccumulateGrad node is made where its leaf is first used, not where the leaf was made:
     # its line would mislead, so only op nodes show theirs (JSON keeps every node's line)
+    module = getattr(node, "module", None)
+    if module:
+        parts.append(module)  # the nn.Module call that made it (SPEC §2b)
     if node.line is not None and node.kind != "accumulate":
         parts.append(f"line {node.line}")
     return ", ".join(parts)
