@@ -37,6 +37,7 @@ import itertools
 from typing import Any, Callable, Iterator, Optional
 
 from ..autograd import grad_mode
+from ..autograd import graph as _graph
 from ..autograd.tensor import Tensor
 from ..errors import GradcliError
 from ..exposure import DYNAMIC, mark_subclassable
@@ -56,11 +57,9 @@ def reset() -> None:
     call_log.clear()
 
 
-def _node_seq() -> int:
-    from ..autograd import graph
-
+def _node_seq(_graph: Any = _graph) -> int:
     # consuming one sequence number is harmless: only the order of sequence numbers matters
-    return next(graph._seq)
+    return next(_graph._seq)
 
 
 class HookHandle:
