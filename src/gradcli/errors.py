@@ -38,6 +38,8 @@ __all__ = [
     "error_class",
     "TORCH_MESSAGES",
     "torch_text",
+    "torch_node_name",
+    "TORCH_DTYPE_NAMES",
     "warn",
     "set_warning_sink",
 ]
@@ -250,7 +252,73 @@ TORCH_MESSAGES: dict[str, str] = {
         "if you need to access saved tensors after calling backward."
     ),
     "non_scalar_backward": "grad can be implicitly created only for scalar outputs",
+    "detach_view": (
+        "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel (DDP) for "
+        "training, and gradient_as_bucket_view is set as True, gradients are views of DDP buckets, and hence "
+        "detach_() cannot be called on these gradients. To fix this error, please refer to the "
+        "Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
+    ),
+    "non_leaf_requires_grad": (
+        "you can only change requires_grad flags of leaf variables. If you want to use a computed variable in a "
+        "subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+    ),
+    # requires_grad_dtype, by the way the flag was set: factory requires_grad=True (the kind's text),
+    # Tensor.requires_grad_(), the requires_grad attribute
+    "requires_grad_dtype": "Only Tensors of floating point and complex dtype can require gradients",
+    "requires_grad_dtype.method": "only Tensors of floating point dtype can require gradients",
+    "requires_grad_dtype.attribute": "only Tensors of floating point and complex dtype can require gradients",
+    "unused_input": (
+        "The differentiated Tensor at index {index} appears to not have been used in the graph. Set "
+        "allow_unused=True if this is the desired behavior."
+    ),
+    # SavedVariable::unpack: {output} is ", which is output N of NODE," (torch_node_name) or ""
+    "inplace_modified": (
+        "one of the variables needed for gradient computation has been modified by an inplace operation: "
+        "[{tensor_type} [{sizes}]]{output} is at version {version}; expected version {expected} instead. "
+        "Hint: {hint}"
+    ),
+    "inplace_modified.hint": (
+        "enable anomaly detection to find the operation that failed to compute its gradient, with "
+        "torch.autograd.set_detect_anomaly(True, check_nan=False)."
+    ),
+    "inplace_modified.hint_anomaly": (
+        "the backtrace further above shows the operation that failed to compute its gradient. The variable in "
+        "question was changed in there or anywhere later. Good luck!"
+    ),
+
+    "grad_dtype": (
+        "attempting to assign a gradient with dtype '{got}' to a tensor with grad_dtype '{want}'. The gradient "
+        "must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set the tensor's grad_dtype "
+        "attribute with a specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the "
+        "dtypes of a tensor and its gradient may break downstream systems that assume they match."
+    ),
+    "grad_size": (
+        "attempting to assign a gradient of size '[{got}]' to a tensor of size '[{want}]'. Please ensure that the "
+        "gradient and the tensor are the same size"
+    ),
 }
+
+#: dtype name -> (C++ type name, ScalarType name), as PyTorch's messages print dtypes ('double', 'Float')
+TORCH_DTYPE_NAMES: dict[str, tuple[str, str]] = {
+    "float32": ("float", "Float"), "float64": ("double", "Double"), "float16": ("c10::Half", "Half"),
+    "bfloat16": ("c10::BFloat16", "BFloat16"), "int64": ("long int", "Long"), "int32": ("int", "Int"),
+    "int16": ("short int", "Short"), "int8": ("signed char", "Char"), "uint8": ("unsigned char", "Byte"),
+    "bool": ("bool", "Bool"), "complex64": ("c10::complex<float>", "ComplexFloat"),
+    "complex128": ("c10::complex<double>", "ComplexDouble"),
+}
+
+
+
+def torch_node_name(name: str) -> str:
+    """A backward node as PyTorch 2.13's messages name it: ``ExpBackward0`` -> ``Exp``, ``PowBackward1`` ->
+    ``Pow1``, a custom Function's ``MyFnBackward`` -> ``MyFn``; C++ nodes keep their name
+    (``torch::autograd::CopySlices``)."""
+    if name.endswith("Backward0"):
+        return name[: -len("Backward0")]
+    head, sep, tail = name.rpartition("Backward")
+    if sep and (tail == "" or tail.isdigit()):
+        return head + tail
+    return name
 
 
 def torch_text(key: str, **fields: object) -> str:

@@ -147,7 +147,7 @@ MORE_ATTEMPTS = {
     # --- attribute and subscript chains through the graph -------------------------------------------
     "grad_fn_variable_class": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nv = y.grad_fn.next_functions[0][0].variable\nc = v.__class__\n",
     "accumulate_grad_apply": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nn = y.grad_fn.next_functions[0][0]\nf = n.apply\n",
-    "grad_fn_saved_private": "x = torch.ones(1, requires_grad=True)\ny = x * x\ns = y.grad_fn._saved_self\n",
+    "grad_fn_saved_private": "x = torch.ones(1, requires_grad=True)\ny = x * x\ns = y.grad_fn._saved\n",
     "grad_fn_saved_runtime": "x = torch.ones(1, requires_grad=True)\ny = x * x\ns = y.grad_fn.saved_tensors\n",
     "next_functions_tuple_self": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nt = y.grad_fn.next_functions\nm = t.count.__self__\n",
     "grad_fn_metadata_dict_walk": "x = torch.ones(1, requires_grad=True)\ny = x * 2\nm = y.grad_fn.metadata\nk = m.fromkeys\n",
@@ -229,6 +229,17 @@ MORE_ATTEMPTS = {
     "except_catches_unsupported": "try:\n    print('x', file=1)\nexcept Exception:\n    pass\n",
     "caught_huge_args_print": "e = RuntimeError([[0] * 10 ** 4] * 10 ** 4)\nprint(e)\n",
     "caught_nested_huge_args_str": "a = [[0] * 10 ** 4] * 10 ** 4\ne = RuntimeError(RuntimeError(a))\ns = str(e)\n",
+    # the documented `_` attributes (issue 18): only the objects that define them answer, with plain values
+    "private_saved_on_namespace": "p = torch._saved_self\n",
+    "private_saved_on_function": "def f():\n    pass\np = f._saved_self\n",
+    "private_raw_saved_internals": "x = torch.ones(1, requires_grad=True)\ny = x.exp()\nr = y.grad_fn._raw_saved_result\nn = r._node\n",
+    "private_raw_saved_register_hooks": "x = torch.ones(1, requires_grad=True)\ny = x.exp()\nh = y.grad_fn._raw_saved_result.register_hooks\n",
+    "private_version_write": "x = torch.ones(1)\nx._version = 5\n",
+    "private_base_internals": "x = torch.ones(2)\nv = x[0]\nb = v._base._data\n",
+    "private_saved_dunder": "x = torch.ones(1, requires_grad=True)\ny = x.exp()\nr = y.grad_fn._saved___class__\n",
+    "private_is_view_self": "x = torch.ones(2)\nf = x._is_view.__self__\n",
+    "private_version_on_exception": "try:\n    1 / 0\nexcept Exception as e:\n    v = e._version\n",
+    "private_other_name": "x = torch.ones(2)\nv = x._grad_fn\n",
     "hook_error_object": "x = torch.ones(1, requires_grad=True)\nx.register_hook(lambda g: g.__traceback__)\n(x * 2).sum().backward()\n",
     # --- generators and frames ------------------------------------------------------------------------
     "genexp_suspended_runtime": "g = (i for i in [1])\nf = g.gi_suspended\n",
@@ -411,6 +422,11 @@ HARMLESS = {
         "        return g\nx = torch.ones(2, requires_grad=True)\nA.apply(x).sum().backward()\n"
     ),
     "repr_of_objects": "s = f'{torch!r} {F!r} {print!r} {torch.float32!r} {(lambda: 0)!r}'\nprint(s)\n",
+    "private_documented_reads": (
+        "x = torch.ones(2, requires_grad=True)\ny = x.exp()\nv = y[1:]\n"
+        "print(x._version, v._base is y, v._is_view(), y.grad_fn._saved_result.shape, y.grad_fn._raw_saved_result)\n"
+        "y.grad_fn.metadata['k'] = 1\nprint(y.grad_fn.metadata, y.grad_fn.name())\n"
+    ),
     "caught_args_are_text": (
         "x = torch.ones(1, requires_grad=True)\ny = x * 2\ny.sum().backward()\ntry:\n    y.sum().backward()\n"
         "except RuntimeError as e:\n    a = e.args\n    print(len(a), a[0][:8], isinstance(e, Exception))\n"

@@ -8,7 +8,9 @@ PyTorch's recorded text; with it, each program also runs under live PyTorch here
 
 from __future__ import annotations
 
+import builtins
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -56,6 +58,24 @@ def test_every_table_entry_is_printed_by_pytorch_in_a_case():
     for key, text in TORCH_MESSAGES.items():
         if "{" not in text:
             assert text in printed, f"TORCH_MESSAGES[{key!r}] is in no recorded case"
+
+
+_PRINTED = re.compile(r"^(RuntimeError|ValueError|TypeError|IndexError|NameError|AssertionError|AttributeError): (.*)$")
+
+
+def test_every_catchable_kind_has_a_case():
+    """Each SPEC §4 kind a file can catch is printed (as "Class: message") by a recorded case; the kind of each
+    printed line is the oracle's (class, then PyTorch's message patterns)."""
+    from gradcli.app.oracle import error_kind
+    from gradcli.errors import ERROR_KINDS
+
+    seen = set()
+    for p in CASES:
+        for line in json.loads(p.with_name(p.stem + ".expected.json").read_text(encoding="utf-8"))["stdout"].splitlines():
+            m = _PRINTED.match(line)
+            if m:
+                seen.add(error_kind(getattr(builtins, m.group(1))(m.group(2))))
+    assert set(ERROR_KINDS) - {"syntax", "unsupported", "limit"} <= seen, sorted(set(ERROR_KINDS) - seen)
 
 
 def test_torch_message_defaults():

@@ -268,3 +268,16 @@ def test_validation_is_iterative():
 )
 def test_has_backward_call(src, expected):
     assert has_backward_call(ast.parse(src)) is expected
+
+
+def test_documented_private_attributes_pass_others_name_them():
+    """SPEC §2b: the `_` attributes PyTorch documents are in the language; any other is refused before the run,
+    with a message that lists the allowed ones."""
+    ok = "x = torch.ones(2, requires_grad=True)\ny = x.exp()\na = (x._version, x._base, x._is_view(), " \
+         "y.grad_fn._saved_result, y.grad_fn._raw_saved_result, y.grad_fn.metadata)\n"
+    check(ast.parse(ok))
+    e = first("x = torch.ones(2)\ny = x._data\n")
+    assert e.kind == "unsupported" and "_data" in e.message
+    assert "_version, _base, _is_view() and grad_fn._saved_* / _raw_saved_*" in e.message
+    for bad in ("x._saved___class__", "x.__version", "x._saved_", "x._raw_savedself"):
+        assert first(f"x = torch.ones(2)\ny = {bad}\n").kind == "unsupported"

@@ -87,8 +87,8 @@ class StopRecomputation(BaseException):
     """
 
 
-def _runtime(msg: str):
-    return error_class("runtime")(msg)
+def _runtime(msg: str, torch_type: type | None = None):
+    return error_class("runtime")(msg, torch_type=torch_type)
 
 
 def _generator():
@@ -294,7 +294,8 @@ def _mark_region(outputs: Any, start_seq: int) -> None:
 def _checkpoint_without_reentrant(fn: Callable, preserve: bool, context_fn: Callable | None,
                                   determinism_check: str, early_stop: bool, args: tuple, kwargs: dict) -> Any:
     if determinism_check not in ("default", "none"):
-        raise _runtime(f"determinism_check should be one of ['default', 'none'], but got {determinism_check}")
+        raise _runtime(f"determinism_check should be one of ['default', 'none'], but got {determinism_check}",
+                       torch_type=ValueError)
     forward_ctx = recompute_ctx = None
     if context_fn is not None:
         forward_ctx, recompute_ctx = context_fn()
@@ -425,10 +426,11 @@ def checkpoint(function: Callable, *args: Any, use_reentrant: bool | None = None
         use_reentrant = True
     preserve = kwargs.pop("preserve_rng_state", True)
     if kwargs and use_reentrant:
-        raise _runtime("Unexpected keyword arguments: " + ",".join(kwargs))
+        raise _runtime("Unexpected keyword arguments: " + ",".join(kwargs), torch_type=ValueError)
     if use_reentrant:
         if context_fn is not None or debug is not False:
-            raise _runtime("Passing `context_fn` or `debug` is only supported when use_reentrant=False.")
+            raise _runtime("Passing `context_fn` or `debug` is only supported when use_reentrant=False.",
+                           torch_type=ValueError)
         return CheckpointFunction.apply(function, preserve, *args)
     return _checkpoint_without_reentrant(function, preserve, context_fn, determinism_check, early_stop, args,
                                          kwargs)
@@ -446,7 +448,7 @@ def checkpoint_sequential(functions: Any, segments: int, input: Any, use_reentra
         use_reentrant = True
     preserve = kwargs.pop("preserve_rng_state", True)
     if kwargs:
-        raise _runtime("Unexpected keyword arguments: " + ",".join(kwargs))
+        raise _runtime("Unexpected keyword arguments: " + ",".join(kwargs), torch_type=ValueError)
     functions = list(functions)
 
     def run_function(start: int, end: int, fns: list) -> Callable:

@@ -30,7 +30,7 @@ import weakref
 import numpy as np
 from typing import Optional, Sequence
 
-from ..errors import ArgumentTypeError, error_class, warn
+from ..errors import ArgumentTypeError, error_class, torch_text, warn
 from . import anomaly as _anomaly
 from . import limits as _limits
 from . import grad_mode
@@ -741,7 +741,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: Optional[bool] = None
     _execute(roots, gouts, retain_graph=retain_graph, create_graph=create_graph, targets=targets,
              captures=captures, accumulate=False)
     result = []
-    for t in ins:
+    for index, t in enumerate(ins):
         g = captures[_input_target(t)][0]
         if g is None:
             if materialize_grads:
@@ -752,6 +752,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph: Optional[bool] = None
                 raise error_class("unused_input")(
                     "One of the differentiated Tensors appears to not have been used in the graph. "
                     "Set allow_unused=True if this is the desired behavior.",
+                    torch_message=torch_text("unused_input", index=index),
                 )
         elif not create_graph:
             g = Tensor._from_data(g._data, g._dtype) if g._requires_grad else g

@@ -88,8 +88,8 @@ _CTX_API = frozenset({
 _READ_ONLY = frozenset({"saved_tensors", "next_functions", "metadata", "saved_variables", "apply", "num_outputs"})
 
 
-def _runtime(msg: str, hint: str | None = None):
-    return error_class("runtime")(msg, hint)
+def _runtime(msg: str, hint: str | None = None, torch_type: type | None = None):
+    return error_class("runtime")(msg, hint, torch_type=torch_type)
 
 
 class BackwardCFunction(Node):
@@ -289,16 +289,17 @@ class Function(metaclass=FunctionMeta):
 
     @staticmethod
     def forward(*args: Any, **kwargs: Any) -> Any:
-        raise _runtime("You must implement the forward function for custom autograd.Function.")
+        raise _runtime("You must implement the forward function for custom autograd.Function.",
+                       torch_type=NotImplementedError)
 
     @staticmethod
     def setup_context(ctx: Any, inputs: tuple, output: Any) -> Any:
-        raise _runtime("setup_context is not implemented.")
+        raise _runtime("setup_context is not implemented.", torch_type=NotImplementedError)
 
     @staticmethod
     def backward(ctx: Any, *grad_outputs: Any) -> Any:
         raise _runtime("You must implement either the backward or vjp method for your custom autograd.Function "
-                       "to use it with backward mode AD.")
+                       "to use it with backward mode AD.", torch_type=NotImplementedError)
 
     vjp = backward
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..errors import ArgumentTypeError, error_class
+from ..errors import ArgumentTypeError, error_class, torch_text
 from . import engine, grad_mode
 from .tensor import Tensor
 
@@ -36,8 +36,8 @@ __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 _mode = grad_mode.state
 
 
-def _runtime(msg: str):
-    return error_class("runtime")(msg)
+def _runtime(msg: str, torch_type: type | None = None):
+    return error_class("runtime")(msg, torch_type=torch_type)
 
 
 def _type_repr(x: Any) -> str:
@@ -92,7 +92,8 @@ def _detach_requiring(t: Tensor, need_graph: bool) -> Tensor:
     d = t.detach()
     if need_graph:
         if not t._dtype.is_floating_point:
-            raise error_class("requires_grad_dtype")("only Tensors of floating point dtype can require gradients")
+            raise error_class("requires_grad_dtype")("only Tensors of floating point dtype can require gradients",
+                                                     torch_message=torch_text("requires_grad_dtype.method"))
         d._requires_grad = True
     return d
 
@@ -303,15 +304,15 @@ def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bo
         if create_graph:
             raise _runtime("torch.autograd.functional.jacobian: `create_graph=True` and `strategy=\"forward-mode\"` "
                            "are not supported together (yet). Please either set `create_graph=False` or "
-                           "`strategy=\"reverse-mode\"`.")
+                           "`strategy=\"reverse-mode\"`.", torch_type=NotImplementedError)
         if strict:
             raise _runtime("torch.autograd.functional.jacobian: `strict=True` and `strategy=\"forward-mode\"` are "
                            "not supported together (yet). Please either set `strict=False` or "
-                           "`strategy=\"reverse-mode\"`.")
+                           "`strategy=\"reverse-mode\"`.", torch_type=NotImplementedError)
         _as_tuple(inputs, "inputs", "jacobian")
         if not vectorize:
             raise _runtime("Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly implemented "
-                           "for `vectorize=True`.")
+                           "for `vectorize=True`.", torch_type=NotImplementedError)
     from ..ops.creation import zeros_like
     from ..ops.shape import stack
 
@@ -323,7 +324,8 @@ def jacobian(func: Callable, inputs: Any, create_graph: bool = False, strict: bo
         _check_requires_grad(outputs, "outputs", strict=strict)
         if vectorize and strict:
             raise _runtime("torch.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
-                           "supported together. Please either set `strict=False` or `vectorize=False`.")
+                           "supported together. Please either set `strict=False` or `vectorize=False`.",
+torch_type=NotImplementedError)
         jac: list = []
         for i, out in enumerate(outputs):
             jac_i: tuple = tuple([] for _ in range(len(inputs)))

@@ -3,6 +3,14 @@
 As in ``torch/autograd/grad_mode.py``: each is a small class usable as a
 context manager and as a decorator; ``set_grad_enabled(b)`` also takes effect
 when merely called.  The state lives in one place (:data:`state`).
+
+Decorators, as PyTorch 2.13 has them: ``@torch.no_grad`` / ``@torch.enable_grad``
+work with and without parentheses (``_NoParamDecoratorContextManager``: called
+with a function, the class decorates it); ``@torch.inference_mode`` likewise
+(a bool argument is the mode, anything else the function); a decorating
+``set_grad_enabled(b)`` restores the mode it changed when it was made.
+``inference_mode(False)`` is normal mode (grad on, not inference), as
+``c10::InferenceMode(false)`` sets it.
 """
 
 from __future__ import annotations
@@ -86,14 +94,23 @@ class _Mode:
         return f"<torch.autograd.grad_mode.{type(self).__name__} object>"
 
 
-class no_grad(_Mode):
+class _NoParam(_Mode):
+    """``@torch.no_grad`` without parentheses: the class called with the function decorates it."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+
+class no_grad(_NoParam):
     """Disable graph recording inside the block (torch.no_grad)."""
 
     def _set(self):
         _set_grad(False)
 
 
-class enable_grad(_Mode):
+class enable_grad(_NoParam):
     """Enable graph recording inside the block, e.g. within no_grad (torch.enable_grad)."""
 
     def _set(self):
@@ -113,12 +130,23 @@ class set_grad_enabled(_Mode):
     def __enter__(self):
         return None
 
+    def __call__(self, fn):
+        # made as a decorator: the mode it set on construction is undone (PyTorch's set_grad_enabled.__call__)
+        state.enabled, state.inference, state.inference_grad = self._prev
+        return super().__call__(fn)
+
     def _args(self):
         return (self.mode,)
 
 
 class inference_mode(_Mode):
-    """torch.inference_mode(mode=True): like no_grad, and tensors made inside are inference tensors."""
+    """torch.inference_mode(mode=True): like no_grad, and tensors made inside are inference tensors;
+    ``inference_mode(False)`` is normal mode (grad on).  Without parentheses, a decorator."""
+
+    def __new__(cls, mode=True):
+        if mode is None or isinstance(mode, bool):
+            return super().__new__(cls)
+        return cls()(mode)
 
     def __init__(self, mode: bool = True) -> None:
         self.mode = mode
@@ -127,6 +155,10 @@ class inference_mode(_Mode):
         if self.mode:
             state.enabled = False
             state.inference = True
+            state.inference_grad = False
+        else:
+            state.enabled = True
+            state.inference = False
             state.inference_grad = False
 
     def _args(self):

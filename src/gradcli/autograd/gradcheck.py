@@ -88,8 +88,8 @@ If the test
 """
 
 
-def _runtime(msg: str):
-    return error_class("runtime")(msg)
+def _runtime(msg: str, torch_type: type | None = None):
+    return error_class("runtime")(msg, torch_type=torch_type)
 
 
 def _as_tuple(x: Any) -> tuple:
@@ -151,7 +151,7 @@ def _check_inputs(tupled_inputs: tuple) -> None:
             any_requiring = True
     if not any_requiring:
         raise _runtime("gradcheck expects at least one input tensor to require gradient, but none of them have "
-                       "requires_grad=True.")
+                       "requires_grad=True.", torch_type=ValueError)
 
 
 # --- numerical Jacobian ---------------------------------------------------------------------------------

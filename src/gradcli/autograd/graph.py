@@ -23,7 +23,7 @@ import itertools
 import weakref
 from typing import Optional
 
-from ..errors import error_class
+from ..errors import GradcliError, error_class, torch_node_name, torch_text
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "RemovableHandle", "source_position", "pack_saved"]
 
@@ -89,7 +89,7 @@ class Node:
     """
 
     __slots__ = ("next_functions", "_seq", "_meta", "_saved", "_freed", "_loc",
-                 "_pre_hooks", "_retained", "_needs", "_hooks", "_checkpointed", "__weakref__")
+                 "_pre_hooks", "_retained", "_needs", "_hooks", "_checkpointed", "_metadata", "__weakref__")
     _gradcli_public = frozenset({"next_functions", "name", "register_hook", "register_prehook", "metadata"})
     num_outputs = 1
     formula = ""
@@ -120,7 +120,20 @@ class Node:
 
     @property
     def metadata(self) -> dict:
-        return {}
+        """The node's own dict for user data (torch.autograd.graph.Node.metadata): empty at first, kept."""
+        try:
+            m = self._metadata
+        except AttributeError:
+            m = None
+        if m is None:
+            m = self._metadata = {}
+        return m
+
+    def _gradcli_private(self, name: str):
+        """The ``_saved_*`` / ``_raw_saved_*`` attributes PyTorch 2.13 gives this node class (saved_fields.py)."""
+        from .saved_fields import read
+
+        return read(self, name)
 
     def register_hook(self, fn) -> RemovableHandle:
         """Hook ``fn(grad_inputs, grad_outputs)`` run after this node executes."""
@@ -369,6 +382,7 @@ class SavedTensor:
                 f"operation: [{self._type_name()} [{shape}]]"
                 + (f", which is output 0 of {type(node).__name__}," if self._is_output else ",")
                 + f" is at version {self._box[0]}; expected version {self._version} instead.",
+                torch_message=self._torch_message(node),
             )
             err.facts = {"node": node, "saved": self}  # read by app/related.py
             raise err
@@ -410,6 +424,27 @@ class SavedTensor:
             if acc is not None:
                 t._acc = weakref.ref(acc)
         return t
+
+    def _torch_message(self, node: Node) -> str:
+        """PyTorch's text of the version error (SavedVariable::unpack): "which is output N of NODE" names the
+        node that saved an output, and for an input the tensor's grad_fn now (a view's regenerated one)."""
+        from . import anomaly  # (anomaly imports this module)
+
+        if self._is_output:
+            fn, nr = node, self._output_nr
+        else:
+            t = self._tensor
+            try:
+                fn = t.grad_fn
+            except GradcliError:  # a view that cannot be regenerated: its recorded node
+                fn = t._grad_fn
+            nr = t._output_nr
+        return torch_text(
+            "inplace_modified", tensor_type=self._type_name(),
+            sizes=", ".join(str(n) for n in self.shape),
+            output="" if fn is None else f", which is output {nr} of {torch_node_name(fn.name())},",
+            version=self._box[0], expected=self._version,
+            hint=torch_text("inplace_modified.hint_anomaly" if anomaly.state.enabled else "inplace_modified.hint"))
 
     def _type_name(self) -> str:
         return legacy_type_name(self._dtype if self._is_output or self._tensor is None else self._tensor._dtype)

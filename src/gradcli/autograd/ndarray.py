@@ -16,6 +16,7 @@ class NDArray:
     """A numpy array seen through gradcli: shape, dtype, tolist, item, sum/mean/max/min, arithmetic."""
 
     __slots__ = ("_a",)
+    _gradcli_type_name = "numpy.ndarray"  # as Python's messages name it ("'numpy.ndarray' object has no ...")
     _gradcli_public = frozenset({"shape", "dtype", "ndim", "size", "tolist", "item", "sum", "mean", "max", "min",
                                  "T", "reshape", "copy"})
 

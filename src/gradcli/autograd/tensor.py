@@ -21,7 +21,8 @@ from typing import Any, Optional
 import numpy as np
 
 from .. import host as _host
-from ..errors import ArgumentIndexError, ArgumentTypeError, error_class, GradcliError, warn
+from ..errors import (TORCH_DTYPE_NAMES, ArgumentIndexError, ArgumentTypeError, GradcliError, error_class,
+                      torch_node_name, torch_text, warn)
 from . import dtypes as _dt
 from .grad_mode import state as _mode
 from . import limits as _limits
@@ -148,7 +149,8 @@ class Tensor:
         if self._view_version is None or self._view_version == self._version[0]:
             return fn
         if self._creation is not None:
-            raise error_class("runtime")(view_rebase_message(self, indirect=True))
+            raise error_class("runtime")(view_rebase_message(self, indirect=True),
+                                         torch_message=view_rebase_message(self, indirect=True, torch_names=True))
         from ..ops.inplace import as_strided_node
 
         self._grad_fn = as_strided_node(self)
@@ -176,7 +178,12 @@ class Tensor:
             raise error_class("non_leaf_requires_grad")(
                 "you can only change requires_grad flags of leaf variables.",
             )
-        self._set_requires_grad(bool(value))
+        try:
+            self._set_requires_grad(bool(value))
+        except GradcliError as e:
+            if e.kind == "requires_grad_dtype":
+                e.torch_message = torch_text("requires_grad_dtype.attribute")
+            raise
 
     @property
     def is_floating_point_(self) -> bool:
@@ -202,6 +209,24 @@ class Tensor:
     def _is_view_flag(self) -> bool:
         return self._base is not None
 
+    # --- the `_` attributes PyTorch documents (SPEC §2b), read through lang.access ----------------
+    def _gradcli_private(self, name: str):
+        """``t._version`` (the version counter's value; an inference tensor has none: runtime error),
+        ``t._base`` (the tensor this one is a view of, or None) and ``t._is_view()``."""
+        if name == "_version":
+            if self._inference:
+                raise error_class("runtime")("Inference tensors do not track version counter.")
+            return self._version[0]
+        if name == "_base":
+            return self._base
+        if name == "_is_view":
+            return self._view_query
+        raise error_class("runtime")(f"'Tensor' object has no attribute '{name}'", torch_type=AttributeError)
+
+    def _view_query(self) -> bool:
+        """``t._is_view()``: is t a view of another tensor (PyTorch's is_view)?"""
+        return self._base is not None
+
     # --- grad ---------------------------------------------------------------------------
     @property
     def grad(self) -> Optional["Tensor"]:
@@ -221,9 +246,16 @@ class Tensor:
                 raise ArgumentTypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(value).__name__}")
             if value._dtype is not self._dtype:
-                raise error_class("runtime")("assigned grad has data of a different type")
+                got, want = TORCH_DTYPE_NAMES.get(value._dtype.name), TORCH_DTYPE_NAMES.get(self._dtype.name)
+                raise error_class("runtime")(
+                    "assigned grad has data of a different type",
+                    torch_message=None if got is None or want is None else torch_text(
+                        "grad_dtype", got=got[0], want=want[1]))
             if value._data.shape != self._data.shape:
-                raise error_class("runtime")("assigned grad has data of a different size")
+                raise error_class("runtime")(
+                    "assigned grad has data of a different size",
+                    torch_message=torch_text("grad_size", got=", ".join(map(str, value._data.shape)),
+                                             want=", ".join(map(str, self._data.shape))))
         self._grad = value
 
     def _set_requires_grad(self, flag: bool) -> None:
@@ -248,7 +280,12 @@ class Tensor:
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
         """Set requires_grad in place on a leaf and return self (non-leaves: only True is accepted)."""
-        self._set_requires_grad(bool(requires_grad))
+        try:
+            self._set_requires_grad(bool(requires_grad))
+        except GradcliError as e:
+            if e.kind == "requires_grad_dtype":
+                e.torch_message = torch_text("requires_grad_dtype.method")
+            raise
         return self
 
     def retain_grad(self) -> None:
@@ -432,10 +469,13 @@ class Tensor:
 
     def _scalar(self, kind):
         if self._data.size != 1:
-            raise error_class("runtime")("only one element tensors can be converted to Python scalars")
+            raise error_class("runtime")("only one element tensors can be converted to Python scalars",
+                                         torch_type=ValueError)
         return kind(self._data.reshape(()).item())
 
     def __float__(self) -> float:
+        if self.requires_grad:
+            warn_scalar_conversion()
         return self._scalar(float)
 
     def __int__(self) -> int:
@@ -496,20 +536,43 @@ class _Device:
 _CPU = _Device()
 
 
-def view_rebase_message(view: Tensor, indirect: bool) -> str:
-    """PyTorch's error for a view that may not be rebased (handle_view_on_rebase in variable.cpp)."""
+#: PyTorch warns once per process (TORCH_WARN_ONCE) when float()/complex() -- also inside torch.tensor([...]) --
+#: converts a tensor that requires grad; int(), .item(), .tolist() and f-strings do not warn (measured, 2.13)
+_SCALAR_MSG = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+               "Consider using tensor.detach() first.")
+_warned_scalar = [False]
+
+
+def warn_scalar_conversion() -> None:
+    """The scalar-conversion warning (kind ``other``), the first time in a run."""
+    if not _warned_scalar[0]:
+        _warned_scalar[0] = True
+        warn("other", _SCALAR_MSG)
+
+
+def reset() -> None:
+    """Forget the once-per-process warnings (a new run starts as a new process)."""
+    _warned_scalar[0] = False
+
+
+def view_rebase_message(view: Tensor, indirect: bool, torch_names: bool = False) -> str:
+    """PyTorch's error for a view that may not be rebased (handle_view_on_rebase in variable.cpp).
+
+    ``torch_names``: the node as PyTorch's message names it (``Split``, errors.torch_node_name), for
+    ``torch_message``; else gradcli's name of it (``SplitBackward0``)."""
     modified = "its base or another view of its base has been" if indirect else "is being"
     fn = view._grad_fn
     how = view._creation
+    node = None if fn is None else (torch_node_name(fn.name()) if torch_names else fn.name())
     if how in ("no_grad", "inference") or fn is None:
-        prefix = (f"Output {view._output_nr} of {fn.name()} is a view of a view which was created in"
+        prefix = (f"Output {view._output_nr} of {node} is a view of a view which was created in"
                   if fn is not None else "A view was created in")
         if how == "inference":
             msg = f"{prefix} inference mode and {modified} modified inplace in normal mode."
         else:
             msg = f"{prefix} no_grad mode and {modified} modified inplace with grad mode enabled."
     else:
-        msg = f"Output {view._output_nr} of {fn.name()} is a view and {modified} modified inplace."
+        msg = f"Output {view._output_nr} of {node} is a view and {modified} modified inplace."
     if how == "multi":
         msg += (" This view is the output of a function that returns multiple views. Such functions do not "
                 "allow the output views to be modified inplace. You should replace the inplace operation by an "

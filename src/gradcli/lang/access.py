@@ -209,7 +209,7 @@ def _no_attr(obj: Any, name: str) -> GradcliError:
             msg = f"module '{module}' has no attribute '{name}'"
         else:
             msg = f"'{type_name(obj)}' object has no attribute '{name}'"
-    return error_class("runtime")(msg)
+    return error_class("runtime")(msg, torch_type=AttributeError)
 
 
 def _withheld(obj: Any, name: str) -> GradcliError:
@@ -247,6 +247,12 @@ def get_attr(obj: Any, name: str) -> Any:
             return getattr(obj, name)
         if pub is DYNAMIC:
             return _dynamic_get(obj, name)
+        if name[:1] == "_":
+            # the `_` attributes PyTorch documents (the validator lets only those through: _version, _base,
+            # _is_view, _saved_*, _raw_saved_*), answered by the object itself
+            private = getattr(type(obj), "_gradcli_private", None)
+            if private is not None:
+                return private(obj, name)
         missing = getattr(obj, "_gradcli_unsupported", None)
         if isinstance(missing, (frozenset, set)) and name in missing:
             raise error_class("unsupported")(
@@ -281,10 +287,12 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
         setattr(obj, name, value)
         return
     if is_gradcli_object(obj) and name in obj._gradcli_public:
-        raise error_class("runtime")(f"attribute '{name}' of '{type_name(obj)}' object is not writable")
+        raise error_class("runtime")(f"attribute '{name}' of '{type_name(obj)}' object is not writable",
+                                     torch_type=AttributeError)
     if type(obj) in PY_ATTRS and name in PY_ATTRS[type(obj)]:
-        raise error_class("runtime")(f"'{type_name(obj)}' object attribute '{name}' is read-only")
-    raise error_class("runtime")(f"'{type_name(obj)}' object has no attribute '{name}'")
+        raise error_class("runtime")(f"'{type_name(obj)}' object attribute '{name}' is read-only",
+                                     torch_type=AttributeError)
+    raise error_class("runtime")(f"'{type_name(obj)}' object has no attribute '{name}'", torch_type=AttributeError)
 
 
 def del_attr(obj: Any, name: str) -> None:

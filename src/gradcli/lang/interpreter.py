@@ -1170,7 +1170,19 @@ class Compiler:
         saved_ctx, self.method_ctx = self.method_ctx, (token, bool(pos)) if token is not None else None
         try:
             if is_lambda:
-                code.body = self.expr(node.body, fscope)
+                inner = self.expr(node.body, fscope)
+                bline, bcol = self.pos(node.body)
+                if bline is None:
+                    code.body = inner
+                else:
+                    P = position
+                    bloc = (bline, bcol)
+
+                    def lambda_body(fr):
+                        P.loc = bloc  # a warning inside the lambda is at its line (the innermost frame), as in Python
+                        return inner(fr)
+
+                    code.body = lambda_body
             else:
                 code.body = self.block(node.body, fscope)
         finally:

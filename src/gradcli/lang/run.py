@@ -112,7 +112,7 @@ def _tensor_type() -> type:
 
 
 # engine modules whose reset() restores PyTorch's start-up state (any that exist are reset)
-_RESETTABLE = ("grad_mode", "engine", "anomaly")
+_RESETTABLE = ("grad_mode", "engine", "anomaly", "tensor")
 
 
 class _EngineState:

@@ -13,7 +13,8 @@ whitelist:
   a Python builtin the language does not provide (``eval``, ``open``,
   ``getattr``, ``type`` ...) used without being bound anywhere in the file is
   refused here rather than failing later as an undefined name;
-* attributes: nothing starting with ``_``, and a few non-underscore names that
+* attributes: nothing starting with ``_`` but the ones PyTorch documents (``_version``, ``_base``,
+  ``_is_view``, ``_saved_*``, ``_raw_saved_*``; the message lists them), and a few non-underscore names that
   exist only to reach interpreter internals (``gi_frame``, ``f_globals``,
   ``format`` ...) -- the run-time attribute whitelist refuses them anyway;
 * keyword arguments and parameters named ``_...`` are refused (they could reach
@@ -44,6 +45,7 @@ from __future__ import annotations
 
 import ast
 import builtins as _py_builtins
+import re
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
@@ -299,8 +301,8 @@ class _Checker:
             if isinstance(node, ast.Name):
                 self._name(node, node.id, bound)
             elif isinstance(node, ast.Attribute):
-                if node.attr.startswith("_") and not _is_super_init(node):
-                    self.unsupported(f"unsupported attribute: {node.attr}", node)
+                if node.attr.startswith("_") and not _is_super_init(node) and not _documented_private(node.attr):
+                    self.unsupported(f"unsupported attribute: {node.attr} ({_PRIVATE_NOTE})", node)
                 elif node.attr in _DENIED_ATTRS:
                     self.unsupported(f"unsupported attribute: {node.attr} (outside the language)", node)
             elif isinstance(node, ast.Constant):
@@ -534,6 +536,17 @@ class _Checker:
                 self._target(e.value if isinstance(e, ast.Starred) else e, node, where)
         elif isinstance(t, ast.Starred):
             self.add("syntax", "starred assignment target must be in a list or tuple", t)
+
+
+#: the `_` attributes PyTorch documents that a file may read (SPEC §2b): Tensor._version, ._base, ._is_view(),
+#: grad_fn._saved_* / ._raw_saved_* (which object has which is decided when it is read: lang/access.py)
+_PRIVATE_NAMES = frozenset({"_version", "_base", "_is_view"})
+_PRIVATE_FIELD = re.compile(r"_(raw_)?saved_[a-z0-9][a-z0-9_]*\Z")
+_PRIVATE_NOTE = "the `_` attributes a file may use are _version, _base, _is_view() and grad_fn._saved_* / _raw_saved_*"
+
+
+def _documented_private(attr: str) -> bool:
+    return attr in _PRIVATE_NAMES or (_PRIVATE_FIELD.match(attr) is not None and not attr.endswith("__"))
 
 
 def _is_staticmethod(d: ast.AST) -> bool:

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import ArgumentTypeError, error_class, warn
 from ..autograd.graph import source_position as _pos
+from ..autograd.tensor import warn_scalar_conversion
 from ._core import Node, Tensor, check_numel, dt, record
 from ..autograd.tensor import Size
 from .registry import register
@@ -51,7 +52,7 @@ def _finish(data: np.ndarray, dtype, requires_grad: bool) -> Tensor:
     t = Tensor._from_data(data, dtype)
     t._origin = _pos.loc  # provenance (app/why.py): the line that created this leaf
     if requires_grad:
-        t.requires_grad_(True)
+        t._set_requires_grad(True)  # (requires_grad_ words a dtype error as the method does)
     return t
 
 
@@ -80,7 +81,8 @@ def _infer(value):
         if isinstance(v, (list, tuple)):
             n = len(v)
             if depth in shapes and shapes[depth] != n:
-                raise error_class("runtime")(f"expected sequence of length {shapes[depth]} at dim {depth} (got {n})")
+                raise error_class("runtime")(f"expected sequence of length {shapes[depth]} at dim {depth} (got {n})",
+                                  torch_type=ValueError)
             shapes[depth] = n
             # first element first: the expected lengths are those along the first elements, as in PyTorch
             stack.extend((x, depth + 1) for x in reversed(v))
@@ -91,8 +93,11 @@ def _infer(value):
 
 def _to_py(v):
     if isinstance(v, Tensor):
+        if v.requires_grad:
+            warn_scalar_conversion()  # PyTorch converts each element with float() (python_variable_methods.cpp)
         if v._data.size != 1:
-            raise error_class("runtime")("only one element tensors can be converted to Python scalars")
+            raise error_class("runtime")("only one element tensors can be converted to Python scalars",
+                              torch_type=ValueError)
         return v._data.item()
     if isinstance(v, (list, tuple)):
         return [_to_py(x) for x in v]

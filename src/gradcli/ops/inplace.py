@@ -45,7 +45,8 @@ def check_inplace(t: Tensor) -> None:
     rg = t.requires_grad
     if t._base is not None and rg:
         if t._creation is not None:
-            raise error_class("runtime")(view_rebase_message(t, indirect=False))
+            raise error_class("runtime")(view_rebase_message(t, indirect=False),
+                                         torch_message=view_rebase_message(t, indirect=False, torch_names=True))
         if t._base.is_leaf:
             raise error_class("leaf_inplace")(
                 "a view of a leaf Variable that requires grad is being used in an in-place operation.")
@@ -143,7 +144,9 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
     if hooked:
         _edges_from_self(out, old)
     if t._base is not None and t._creation is not None and out._grad_fn is not None and mode.enabled:
-        raise error_class("runtime")(view_rebase_message(t, indirect=False))  # another input requires grad
+        # another input requires grad
+        raise error_class("runtime")(view_rebase_message(t, indirect=False),
+                                         torch_message=view_rebase_message(t, indirect=False, torch_names=True))
     if out._dtype is not t._dtype and out._dtype.category > t._dtype.category:
         raise error_class("runtime")(
             f"result type {_cast_name(out._dtype)} can't be cast to the desired output type {_cast_name(t._dtype)}")

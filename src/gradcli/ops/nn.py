@@ -58,8 +58,8 @@ _TN = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Lon
        "int8": "Char", "uint8": "Byte", "bool": "Bool"}
 
 
-def _runtime(msg: str, hint: str | None = None):
-    return error_class("runtime")(msg, hint)
+def _runtime(msg: str, hint: str | None = None, torch_type: type | None = None):
+    return error_class("runtime")(msg, hint, torch_type=torch_type)
 
 
 def _need_tensor(fn: str, name: str, pos: int, x) -> None:
@@ -500,7 +500,8 @@ def _reduction(reduction, size_average=None, reduce=None) -> str:
         warn("other", "reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.")
         reduction = "mean"
     if reduction not in ("none", "mean", "sum"):
-        raise _runtime(f"{reduction} is not a valid value for reduction", "Use reduction='mean', 'sum' or 'none'.")
+        raise _runtime(f"{reduction} is not a valid value for reduction", "Use reduction='mean', 'sum' or 'none'.",
+                       torch_type=ValueError)
     return reduction
 
 
@@ -578,9 +579,10 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
         if not isinstance(weight, Tensor):
             raise ArgumentTypeError(f"weight must be a Tensor, not {type(weight).__name__}")
         if weight._data.shape != input._data.shape:
-            raise _runtime("Weights and input must have the same size.")
+            raise _runtime("Weights and input must have the same size.", torch_type=ValueError)
         if reduction not in ("none", "mean", "sum"):
-            raise _runtime(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+            raise _runtime(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.",
+                           torch_type=ValueError)
         return _weighted((x - t).pow(2), weight, reduction)
     reduction = _reduction(reduction)
     dtype = _result_dtype(x, t)
@@ -610,9 +612,10 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
         if not isinstance(weight, Tensor):
             raise ArgumentTypeError(f"weight must be a Tensor, not {type(weight).__name__}")
         if weight._data.shape != input._data.shape:
-            raise _runtime("Weights and input must have the same size.")
+            raise _runtime("Weights and input must have the same size.", torch_type=ValueError)
         if reduction not in ("none", "mean", "sum"):
-            raise _runtime(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+            raise _runtime(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.",
+                           torch_type=ValueError)
         return _weighted((x - t).abs(), weight, reduction)
     reduction = _reduction(reduction)
     loss = (x - t).abs()
@@ -966,7 +969,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     reduction = _reduction(reduction, size_average, reduce)
     if target._data.shape != input._data.shape:
         raise _runtime(f"Using a target size ({_size_str(target._data.shape)}) that is different to the input size "
-                       f"({_size_str(input._data.shape)}) is deprecated. Please ensure they have the same size.")
+                       f"({_size_str(input._data.shape)}) is deprecated. Please ensure they have the same size.",
+                          torch_type=ValueError)
     if weight is not None:
         _need_tensor("binary_cross_entropy", "weight", 3, weight)
         shape = broadcast_shapes(target._data.shape, weight._data.shape)
@@ -1057,7 +1061,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
     reduction = _reduction(reduction, size_average, reduce)
     if target._data.shape != input._data.shape:
         raise _runtime(f"Target size ({_size_str(target._data.shape)}) must be the same as input size "
-                       f"({_size_str(input._data.shape)})")
+                       f"({_size_str(input._data.shape)})", torch_type=ValueError)
     if not target._dtype.is_floating_point:
         tn = _TN[dt.promote_types(target._dtype, input._dtype).name]
         raise _runtime(f"result type {tn} can't be cast to the desired output type {_TN[target._dtype.name]}")
@@ -1385,7 +1389,7 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     check_number("hardtanh", "min_val", min_val)
     check_number("hardtanh", "max_val", max_val)
     if min_val > max_val:
-        raise _runtime("min_val cannot be greater than max_val")
+        raise _runtime("min_val cannot be greater than max_val", torch_type=ValueError)
     _need_float("hardtanh_cpu", input)
     if inplace:
         return _inplace(input, lambda old: _hardtanh(old, min_val, max_val))

@@ -508,7 +508,7 @@ class SliceBackward0(Node):
 def slice_dim(input, dim: int, start, stop, step):
     """input[..., start:stop:step] along dim (a view; SliceBackward0)."""
     if step is not None and step <= 0:
-        raise error_class("runtime")("step must be greater than zero")
+        raise error_class("runtime")("step must be greater than zero", torch_type=ValueError)
     shp = input._data.shape
     d = _wrap(dim, len(shp))
     sl = slice(*slice(start, stop, step).indices(shp[d]))
@@ -634,14 +634,24 @@ def _sequence_as_tuple(key: list) -> bool:
     return False
 
 
+def _range_list(r: range) -> list:
+    """A range index is a sequence index, as a list of its ints (PyTorch: sequenceToTensor)."""
+    from ..autograd import limits
+
+    limits.python_objects(len(r))
+    return list(r)
+
+
 def _normalize_key(key) -> tuple:
+    if isinstance(key, range):
+        key = _range_list(key)
     if isinstance(key, list) and _sequence_as_tuple(key):
         key = tuple(key)
     if not isinstance(key, tuple):
         key = (key,)
-    # a tuple inside the key is a sequence index; a 0-d integer tensor is an integer (TensorIndexing.h
+    # a tuple or a range inside the key is a sequence index; a 0-d integer tensor is an integer (TensorIndexing.h
     # handleDimInMultiDimIndexing: applySelect, so x[torch.tensor(1)] is a SelectBackward0 view)
-    key = tuple(list(k) if isinstance(k, tuple)
+    key = tuple(list(k) if isinstance(k, tuple) else _range_list(k) if isinstance(k, range)
                 else int(k._data) if isinstance(k, Tensor) and k._data.ndim == 0 and k._dtype.category == 1
                 and k._dtype is not dt.uint8 else k for k in key)
     for k in key:
@@ -699,23 +709,26 @@ def _basic_index(input, key, skip_trivial: bool = True, alias: bool = True):
         raise ArgumentIndexError(f"too many indices for tensor of dimension {nd}")
     if sum(1 for k in key if k is Ellipsis) > 1:
         raise ArgumentIndexError("an index can only have a single ellipsis ('...')")
-    # expand the ellipsis
+    # expand the ellipsis; PyTorch's message names an index by its place in the key as written (real_dim)
     out_key = []
-    for k in key:
+    places = []
+    for i, k in enumerate(key):
         if k is Ellipsis:
             out_key += [slice(None)] * (nd - n_real)
+            places += [i] * (nd - n_real)
         else:
             out_key.append(k)
+            places.append(i)
     t_ = input
     dim = 0
-    for k in out_key:
+    for k, place in zip(out_key, places):
         if k is None:
             t_ = unsqueeze(t_, dim)
             dim += 1
         elif isinstance(k, int):
             size = t_._data.shape[dim]
             if not -size <= k < size:
-                raise ArgumentIndexError(f"index {k} is out of bounds for dimension {dim} with size {size}")
+                raise ArgumentIndexError(f"index {k} is out of bounds for dimension {place} with size {size}")
             t_ = select(t_, dim, k)
         else:
             if not (skip_trivial and trivial_slice(k, t_._data.shape[dim])):
