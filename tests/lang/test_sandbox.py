@@ -259,7 +259,7 @@ MORE_ATTEMPTS = {
     "graph_node_unbound_on_int": "f = torch.autograd.graph.Node.register_hook(1, print)\n",
     "saved_hooks_object_walk": "h = torch.autograd.graph.saved_tensors_hooks(print, print)\nf = h.pack_hook.__self__\n",
     "saved_hooks_unpack_engine_object": "x = torch.ones(1, requires_grad=True)\nwith torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda p: print):\n    y = x * x\ny.sum().backward()\n",
-    "saved_hooks_packed_private": "x = torch.ones(1, requires_grad=True)\nwith torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda p: p):\n    y = x * x\ns = y.grad_fn._saved_self\n",
+    "saved_hooks_packed_private": "x = torch.ones(1, requires_grad=True)\nwith torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda p: p):\n    y = x * x\ns = y.grad_fn._saved\n",
     "saved_hooks_enter_result": "h = torch.autograd.graph.saved_tensors_hooks(print, print)\nwith h as r:\n    c = r.__class__\n",
     "multi_grad_handle_internals": "x = torch.ones(1, requires_grad=True)\nh = torch.autograd.graph.register_multi_grad_hook([x], print)\nhs = h.handles\n",
     "multi_grad_hook_grads_list_walk": "x = torch.ones(1, requires_grad=True)\ntorch.autograd.graph.register_multi_grad_hook([x], lambda gs: gs.__class__)\n(x * 2).sum().backward()\n",
