@@ -507,6 +507,9 @@ class SliceBackward0(Node):
 
 def slice_dim(input, dim: int, start, stop, step):
     """input[..., start:stop:step] along dim (a view; SliceBackward0)."""
+    for v in (start, stop, step):
+        if v is not None and not isinstance(v, int) and not hasattr(type(v), "__index__"):
+            raise ArgumentTypeError("slice indices must be integers or None or have an __index__ method")
     if step is not None and step <= 0:
         raise error_class("runtime")("step must be greater than zero", torch_type=ValueError)
     shp = input._data.shape
