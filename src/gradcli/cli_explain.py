@@ -157,7 +157,9 @@ def lint_command(
             from .app.render.console import make_console
             from .app.render.lint import render_lint
 
-            render_lint(result, raw.decode("utf-8", "replace"), make_console())
+            from .lang.parse import source_text
+
+            render_lint(result, source_text(raw), make_console())
         return ExitStatus.SUCCESS if not result.findings and result.error is None else ExitStatus.ERROR
 
     _guarded(debug, body)

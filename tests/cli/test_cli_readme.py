@@ -1,6 +1,7 @@
 """README.md shows only real output: every `$ gradcli ...` example in it is run here
-(NO_COLOR, 100 columns, from the repository root) and must print what the README says,
-trailing spaces aside.  Examples piped into jq run only when jq is installed."""
+(NO_COLOR, 80 columns -- what a terminal and a pipe get by default -- from the repository root) and must
+print what the README says, trailing spaces aside.  Examples piped into jq run only when jq is installed.
+``python tests/cli/paste_readme.py`` pastes the current output."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import paste_readme
 from cli_helpers import gradcli_command
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +30,7 @@ def examples() -> list[tuple[str, str]]:
         if not m:
             continue
         body = []
-        while i < len(lines) and lines[i].startswith("    ") and not lines[i].startswith("    $ "):
+        while i < len(lines) and paste_readme.in_block(lines, i):
             body.append(lines[i][4:])
             i += 1
         out.append((m.group(1), "\n".join(body)))
@@ -48,7 +50,7 @@ def test_readme_example_is_real_output(command, want):
         pytest.skip("jq is not installed")
     exe = " ".join(gradcli_command())
     shell_cmd = exe + command[len("gradcli"):]
-    env = dict(os.environ, NO_COLOR="1", COLUMNS="100")
+    env = dict(os.environ, NO_COLOR="1", COLUMNS=str(paste_readme.COLUMNS))
     env.pop("FORCE_COLOR", None)
     r = subprocess.run(["bash", "-c", shell_cmd], cwd=ROOT, capture_output=True, text=True, env=env, timeout=120)
 
@@ -56,3 +58,14 @@ def test_readme_example_is_real_output(command, want):
         return "\n".join(line.rstrip() for line in text.rstrip().splitlines())
 
     assert norm(r.stdout) == norm(want), r.stderr
+
+
+def test_the_readme_says_the_width_it_is_pasted_at():
+    text = README.read_text(encoding="utf-8")
+    assert f"{paste_readme.COLUMNS} columns" in text and "100 columns" not in text
+    # and the pasted output for people fits it (JSON and jq's lines are as long as their data)
+    for command, want in EXAMPLES:
+        if "--json" in command or "--format json" in command:
+            continue
+        for line in want.splitlines():
+            assert len(line) <= paste_readme.COLUMNS, (command, line)

@@ -133,6 +133,10 @@ CASES = [
         x.data.mul_(10)
         y.backward()
         """), 3, (".data", "version-checked")),
+    Case("unknown_name", "unknown_name", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = x.summ()
+        """), 2, ("`Tensor.summ` is neither in gradcli nor in PyTorch 2.13", "Did you mean `Tensor.sum`?")),
 ]
 
 
@@ -287,10 +291,12 @@ def test_unknown_op_second_backward_says_may():
     assert [(f.kind, f.certain) for f in found] == [("second_backward", True)]  # cosh saves self: certain
     found = lint_source(src("""
         x = torch.tensor([1.0, 2.0], requires_grad=True)
-        y = x.erfinv().sum()
+        y = x.arctan().sum()
         y.backward()
         y.backward()
         """), "case.py").findings
+    # an op gradcli runs but lint's table of saved tensors does not list (erfinv, here before, is now an
+    # unsupported PyTorch name that stops lint: issue 19's unknown-API check)
     assert [(f.kind, f.certain) for f in found] == [("second_backward", False)]
 
 

@@ -205,7 +205,7 @@ CASES = [
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         loss = (x * b).sum()
         loss.backward()
-        """), "b", 2, ("computed at line 2", "only from `a`", "none of which requires grad"),
+        """), "b", 2, ("computed at line 2", "only from `a`", "which does not require grad"),
          (("computed from", 2), ("created", 1)), torch_flags={"requires_grad": False}),
     Case("requires_grad_disabled", "requires_grad_disabled", src("""
         u = torch.ones(2, requires_grad=True)

@@ -358,7 +358,9 @@ def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any 
 
     result = execute(path, options, stdin=io.BytesIO(source), argv=argv)
     gdoc = run_document(result, max_elements=1 << 62)
-    text = source.decode("utf-8-sig", errors="replace")
+    from ..lang.parse import source_text
+
+    text = source_text(source)  # as gradcli decodes it (a PEP 263 coding line honoured)
     if result.error is not None and result.error.kind == "limit":
         # past gradcli's limits PyTorch would allocate or loop without them (40 GB, forever): not run
         return Comparison(display, gdoc, None, run=result, note=(

@@ -28,6 +28,8 @@ non_leaf_requires_grad    ``requires_grad_(False)`` / ``.requires_grad = False``
                           -> run fails with ``non_leaf_requires_grad``
 data_use                  ``.data``: a tensor outside autograd whose in-place changes escape the
                           version checks (no error: silently wrong gradients are possible)
+unknown_name              a name neither gradcli nor PyTorch 2.13 has on a module or tensor (a typo:
+                          ``y.summ()``) -> run fails with ``runtime`` (AttributeError) at that line
 ========================= ==================================================================
 
 Where the analysis cannot decide (a branch on a value, a loop whose count is
@@ -50,7 +52,7 @@ __all__ = ["Finding", "KINDS", "lint_source", "LintResult", "SAVES", "SCHEMA"]
 SCHEMA = "gradcli.lint/1"
 
 KINDS = ("second_backward", "leaf_inplace", "inplace_saved", "non_scalar_backward", "non_leaf_grad",
-         "grad_accumulates", "non_leaf_requires_grad", "data_use")
+         "grad_accumulates", "non_leaf_requires_grad", "data_use", "unknown_name")
 
 #: what an op saves for its backward (as gradcli's engine and PyTorch do):
 #: "none" nothing; "result" its output; "self" its first tensor input; "inputs" every input (tensors and
@@ -1545,7 +1547,55 @@ def lint_source(source: Any, filename: str) -> LintResult:
     except GradcliError as e:
         return LintResult(filename, [], error=e)
     text = parsed.text if hasattr(parsed, "text") else (source if isinstance(source, str) else source.decode())
-    return LintResult(filename, Linter(text, filename).run())
+    findings = Linter(text, filename).run() + unknown_name_findings(parsed.tree)
+    return LintResult(filename, sorted(findings, key=lambda f: (f.line, f.col, f.kind)))
+
+
+def unknown_name_findings(tree: ast.AST) -> list[Finding]:
+    """``unknown_name``: a name neither gradcli nor PyTorch 2.13 has, on a module or tensor (a typo:
+    ``y.summ()``), which ``run`` -- as PyTorch -- reports only when the line runs (lang/apicheck.py).
+    Certain when the line surely runs: a top-level statement, not under a lambda, a condition or a loop."""
+    from ..lang.apicheck import TORCH_VERSION, unknown_names
+
+    found = unknown_names(tree)
+    if not found:
+        return []
+    sure = _surely_run(tree)
+    out = []
+    for u in found:
+        owner = "Tensor" if u["owner"] == "torch.Tensor" else u["owner"]
+        label = f"{owner}.{u['name']}"
+        certain = u["node"] in sure
+        message = (f"`{label}` is neither in gradcli nor in PyTorch {TORCH_VERSION}: "
+                   f"{'this line fails' if certain else 'this line, if it runs, fails'} with an AttributeError, "
+                   "as in PyTorch.")
+        hint = (f"Did you mean `{owner}.{u['suggestion']}`?" if u["suggestion"] else
+                "`gradcli ops` lists the operations gradcli implements.")
+        line, col = u["line"], u["col"]
+        out.append(Finding("unknown_name", line, col, certain, message, hint,
+                           {"error": "runtime", "line": line} if certain else None))
+    return out
+
+
+def _surely_run(tree: ast.AST) -> set:
+    """(line, col) of the Attribute nodes that run whenever the file runs to their statement: in top-level
+    simple statements, outside lambdas, conditional expressions, ``and``/``or`` and comprehensions."""
+    out: set = set()
+    compound = (ast.If, ast.For, ast.While, ast.With, ast.Try, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                getattr(ast, "TryStar", ast.Try), getattr(ast, "Match", ast.If), ast.AsyncFor, ast.AsyncWith)
+    lazy = (ast.Lambda, ast.IfExp, ast.BoolOp, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    for st in getattr(tree, "body", []):
+        if isinstance(st, compound):
+            continue
+        stack = [st]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, lazy):
+                continue
+            if isinstance(n, ast.Attribute):
+                out.add((n.lineno, n.col_offset))
+            stack.extend(ast.iter_child_nodes(n))
+    return out
 
 
 def lint_document(result: LintResult) -> dict:

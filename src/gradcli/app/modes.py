@@ -264,9 +264,9 @@ def run_modes(source: Any, filename: str, options: Any, target: Optional[str] = 
     from ..lang.validate import validate
     from .run import explain_name_error
 
-    text = source.decode("utf-8", "replace") if isinstance(source, (bytes, bytearray)) else source
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    from ..lang.parse import source_text
+
+    text = source_text(source)
     first = run_file(source, filename, options)
     explain_name_error(first, argv)
     error = first.error

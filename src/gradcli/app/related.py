@@ -207,9 +207,9 @@ class _Story:
                                    f"{call} can only create the gradient of a one-element tensor itself")]
         var = name or "y"
         if by_grad:
-            fix = (f"pass grad_outputs= of shape {shape}: torch.autograd.grad({var}, ..., "
-                   f"grad_outputs=torch.ones_like({var})) computes v^T J with v = ones (the same as "
-                   f"torch.autograd.grad({var}.sum(), ...)); or reduce first")
+            fix = (f"pass grad_outputs= of shape {shape}: `torch.autograd.grad({var}, ..., "
+                   f"grad_outputs=torch.ones_like({var}))` computes v^T J with v = ones (the same as "
+                   f"`torch.autograd.grad({var}.sum(), ...)`); or reduce first")
         elif in_file:
             fix = (f"pass gradient= of shape {shape}: {var}.backward(gradient=torch.ones_like({var})) computes "
                    f"v^T J with v = ones (the same as {var}.sum().backward()); or reduce first: "

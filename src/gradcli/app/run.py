@@ -87,7 +87,9 @@ def execute(path: str, options: "RunOptions", stdin: Optional[BinaryIO] = None,
     except _gradcli_error() as err:  # the language layer should capture these; be graceful if not
         from ..lang.result import ErrorRecord, RunResult
 
-        text = source.decode("utf-8", "replace")
+        from ..lang.parse import source_text
+
+        text = source_text(source)
         lines = text.splitlines()
         line = getattr(err, "line", None)
         src_line = lines[line - 1] if line and 0 < line <= len(lines) else None

@@ -112,22 +112,42 @@ class SourceInfo:
             return None
         return self.lines[line - 1]
 
-    def snippet(self, line: Optional[int]) -> str:
-        """The source line without its comment and surrounding blanks ('' when unknown)."""
+    def snippet(self, line: Optional[int], col: Optional[int] = None) -> str:
+        """The source line without its comment and surrounding blanks ('' when unknown); of a line holding
+        several ``;``-separated statements, the one at ``col`` when it is given."""
         text = self.line_text(line)
         if text is None:
             return ""
+        st = self._simple_at(line, col) if col is not None else None
+        if st is not None and st.lineno == st.end_lineno == line:
+            b = text.encode("utf-8")
+            return b[st.col_offset:st.end_col_offset].decode("utf-8", "replace").strip()
         return _strip_comment(text).strip()
+
+    def _simple_at(self, line: int, col: int) -> Optional[ast.stmt]:
+        """The simple statement of ``line`` that covers ``col``, when the line holds more than one."""
+        on_line = [st for st in self.statements() if not hasattr(st, "body") and st.lineno == line]
+        if len(on_line) < 2:
+            return None
+        for st in on_line:
+            if st.col_offset <= col and (st.end_lineno != line or col < (st.end_col_offset or 0)):
+                return st
+        return None
 
     def statements(self) -> Iterator[ast.stmt]:
         if self.tree is None:
             return iter(())
         return (n for n in ast.walk(self.tree) if isinstance(n, ast.stmt))
 
-    def statement_at(self, line: Optional[int]) -> Optional[ast.stmt]:
-        """The innermost statement that covers ``line`` (a simple statement when there is one)."""
+    def statement_at(self, line: Optional[int], col: Optional[int] = None) -> Optional[ast.stmt]:
+        """The innermost statement that covers ``line`` (a simple statement when there is one); of a line
+        with several ``;``-separated statements, the one at ``col`` when it is given."""
         if line is None or self.tree is None:
             return None
+        if col is not None:
+            st = self._simple_at(line, col)
+            if st is not None:
+                return st
         best = None
         for st in self.statements():
             lo, hi = st.lineno, getattr(st, "end_lineno", st.lineno) or st.lineno

@@ -65,6 +65,8 @@ BACKWARD_ERRORS = frozenset({
 })
 
 _MAX_WALK = 2_000_000  # nodes visited by one reachability walk
+#: where a tensor made outside the file comes from
+BEFORE = "before the file ran (by --set, or as a free input)"
 
 
 @dataclass
@@ -87,6 +89,11 @@ class WhyNote:
     def as_dict(self) -> dict:
         return {"kind": self.kind, "grad": self.grad, "line": self.line, "col": self.col,
                 "message": self.message, "hint": self.hint, "related": [dict(r) for r in self.related]}
+
+
+def _q(name: Optional[str]) -> str:
+    """A tensor's name as code (`x`), or "it"."""
+    return f"`{name}`" if name else "it"
 
 
 def _loc_of(loc: Any) -> tuple[Optional[int], Optional[int]]:
@@ -160,11 +167,16 @@ class Explainer:
         return {"role": role, "line": line, "col": col, "text": text}
 
     def where(self, loc: Any) -> str:
-        line, _ = _loc_of(loc)
+        line, col = _loc_of(loc)
         if line is None:
             return "before the file ran (a --set value or the backward gradcli ran after the file)"
-        code = self.src.snippet(line)
+        code = self.src.snippet(line, col)
         return f"line {line}" + (f" (`{code}`)" if code else "")
+
+    def at_where(self, loc: Any, none: str = "in the backward gradcli ran after the file") -> str:
+        """``at line N (`code`)``, or ``none`` (the phrase for a position outside the file)."""
+        line, _ = _loc_of(loc)
+        return none if line is None else "at " + self.where(loc)
 
     def at(self, loc: Any) -> str:
         line, _ = _loc_of(loc)
@@ -247,7 +259,7 @@ class Explainer:
 
     def _non_leaf(self, t: Any, name: Optional[str]) -> WhyNote:
         fn = _public_grad_fn(t)
-        made = f"{type(fn).__name__} at {self.where(fn._loc)}"
+        made = f"{type(fn).__name__} {self.at_where(fn._loc)}"
         who = f"`{name}`" if name else "This tensor"
         leaves = self._leaves_of(fn)
         if t._base is not None and fn._loc is None and type(fn).__name__ == "AsStridedBackward0":
@@ -296,10 +308,10 @@ class Explainer:
                 spelled = {"detach": "detach()", "detach_": "detach_()", "data": ".data"}[how]
                 kind = "data" if how == "data" else "detach"
                 if how == "detach_":
-                    msg = (f"{who} was cut from the graph by detach_() at {self.where(loc)}: it became a leaf "
+                    msg = (f"{who} was cut from the graph by detach_() {self.at_where(loc, BEFORE)}: it became a leaf "
                            "that does not require grad, so no backward reaches it.")
                 else:
-                    msg = (f"{who} was cut from the graph by {spelled}{src_label} at {self.where(loc)}: "
+                    msg = (f"{who} was cut from the graph by {spelled}{src_label} {self.at_where(loc, BEFORE)}: "
                            f"{spelled} gives a new leaf that shares the values but has no history and does "
                            "not require grad, so no backward reaches it.")
                 hint = (f"Use the tensor itself instead of {spelled} where the gradient must flow; "
@@ -309,11 +321,11 @@ class Explainer:
                 return self.note(name, kind, msg, loc, hint,
                                  [self.rel("cut", loc, f"{spelled} made {who} a leaf without history")])
             if how == "requires_grad_false":
-                msg = (f"{who} had requires_grad switched off at {self.where(loc)}, so it is a leaf that autograd "
+                msg = (f"{who} had requires_grad switched off {self.at_where(loc, BEFORE)}, so it is a leaf that autograd "
                        "does not track and no backward reaches it.")
                 mp = self.module_param(name)
                 if mp is not None:
-                    msg = (f"{who} is frozen: requires_grad was switched off at {self.where(loc)}; a module's "
+                    msg = (f"{who} is frozen: requires_grad was switched off {self.at_where(loc, BEFORE)}; a module's "
                            "requires_grad_(False) freezes each of its parameters, so backward skips it and its "
                            ".grad stays None.")
                     return self.note(name, "requires_grad_disabled", msg, loc,
@@ -341,10 +353,10 @@ class Explainer:
             binds = self.src.assignments_of(name)
             if binds:
                 loc = (binds[-1].lineno, binds[-1].col_offset)
-        line, _ = _loc_of(loc)
+        line, col = _loc_of(loc)
         # computed from other tensors: follow the first one that lost tracking on the way
         inputs = []
-        for n in self.src.names_read(self.src.statement_at(line)):
+        for n in self.src.names_read(self.src.statement_at(line, col)):
             u = self.tensor_named(n)
             if u is not None and u is not t and not u._requires_grad and u._grad_fn is None:
                 inputs.append((n, u))
@@ -353,7 +365,7 @@ class Explainer:
             for n, u in inputs:
                 cause = self.no_requires_grad(u, n, depth + 1)
                 if cause.kind != "requires_grad_false":
-                    msg = (f"{who} was computed at {self.where(loc)} from {names}, which "
+                    msg = (f"{who} was computed {self.at_where(loc, BEFORE)} from {names}, which "
                            f"{'does' if len(inputs) == 1 else 'do'} not require grad. " + cause.message)
                     rel = [self.rel("computed from", loc, f"{who} computed from {names}")] + cause.related
                     cloc = (cause.line, cause.col) if cause.line is not None else loc
@@ -362,7 +374,7 @@ class Explainer:
         if cut is not None:
             src_name, how = cut
             spelled = {"data": ".data", "detach": "detach()"}[how]
-            msg = (f"{who} was computed at {self.where(loc)} from `{src_name}.{'data' if how == 'data' else 'detach()'}`"
+            msg = (f"{who} was computed {self.at_where(loc, BEFORE)} from `{src_name}.{'data' if how == 'data' else 'detach()'}`"
                    f": {spelled} gives a tensor that shares `{src_name}`'s values but has no history and does not "
                    f"require grad, so {who} does not require grad either and no backward reaches it.")
             hint = (f"Use `{src_name}` itself where the gradient must flow; {spelled} is for values you "
@@ -377,7 +389,8 @@ class Explainer:
             return self.note(name, "requires_grad_false", msg, None,
                              f"Pass --requires-grad {name or 'NAME'}.", [])
         if inputs:
-            msg = (f"{who} was computed at {self.where(loc)} only from {names}, none of which requires grad, "
+            none = "which does not require grad" if len(inputs) == 1 else "none of which requires grad"
+            msg = (f"{who} was computed {self.at_where(loc, BEFORE)} only from {names}, {none}, "
                    "so it does not require grad either.")
             first = inputs[0][1]
             fo = getattr(first, "_origin", None)
@@ -386,7 +399,7 @@ class Explainer:
                 rel.append(self.rel("created", fo, f"`{inputs[0][0]}` created without requires_grad"))
             hint = "Give the tensor the gradient should reach requires_grad=True (e.g. the weights)."
             return self.note(name, "requires_grad_false", msg, loc, hint, rel)
-        msg = (f"{who} was created at {self.where(loc)} without requires_grad=True: it is a leaf that "
+        msg = (f"{who} was created {self.at_where(loc, BEFORE)} without requires_grad=True: it is a leaf that "
                "autograd does not track.")
         return self.note(name, "requires_grad_false", msg, loc, hint,
                          [self.rel("created", loc, f"{who} created here without requires_grad")])
@@ -435,9 +448,9 @@ class Explainer:
         create_graph=True (PyTorch's engine runs the backward with grad mode = create_graph)."""
         who = f"`{name}`" if name else "This tensor"
         if loc is not None:
-            made = f"{who} is a gradient that torch.autograd.grad returned at {self.where(loc)}"
+            made = f"{who} is a gradient that torch.autograd.grad returned {self.at_where(loc)}"
         else:
-            made = f"{who} is {source}" + (f", read at {self.where(read)}," if read is not None else "") + \
+            made = f"{who} is {source}" + (f", read {self.at_where(read)}," if read is not None else "") + \
                 " a gradient that a backward filled"
         msg = (f"{made} without create_graph=True: the backward computes gradients without recording a graph, "
                f"so {who} is a leaf that does not require grad and no backward reaches it.")
@@ -485,10 +498,10 @@ class Explainer:
             switch = "with --no-grad (the whole file runs inside torch.no_grad())"
         else:
             switch = f"while grad mode was off ({spelled})"
-        msg = (f"{who} was computed at {self.where(loc)} {switch}: operations there record no graph, so "
+        msg = (f"{who} was computed {self.at_where(loc, BEFORE)} {switch}: operations there record no graph, so "
                f"{who} is a leaf that does not require grad and no backward reaches it.")
         if view_of is not None:  # PyTorch: requires_grad (from the base), but no grad_fn and no edge to the graph
-            msg = (f"{who} is a view of {self.label(view_of)} made at {self.where(loc)} {switch}: it reports "
+            msg = (f"{who} is a view of {self.label(view_of)} made {self.at_where(loc, BEFORE)} {switch}: it reports "
                    f"requires_grad=True (its base requires grad), but a view made with grad off has no grad_fn "
                    f"and no edge into the graph, so no backward reaches it and its .grad stays None.")
         hint = ("Compute it outside the block (or inside `with torch.enable_grad():`) if its gradient is needed; "
@@ -563,18 +576,18 @@ class Explainer:
             ins = e["inputs"]
             if ins is not None and not any(r() is t for r in ins):
                 listed = [self.label(r()) for r in ins if r() is not None]
-                msg = (f"{who} is part of the graph of the backward at {self.where(e['loc'])}, but that call "
+                msg = (f"{who} is part of the graph of the backward {self.at_where(e['loc'])}, but that call "
                        f"passed inputs=[{', '.join(listed)}], which does not list {who}: only the listed "
                        "tensors get .grad.")
                 return self.note(name, "excluded_by_inputs", msg, e["loc"],
-                                 f"Add {name or 'it'} to inputs=, or leave inputs= out to fill every leaf.",
+                                 f"Add {_q(name)} to inputs=, or leave inputs= out to fill every leaf.",
                                  [self.rel("backward", e["loc"], "inputs= leaves this tensor out")])
             return self._reset(t, name, e)
         # 3. differentiated by autograd.grad only
         by_grad = [e for e in grads if e["inputs"] and any(r() is t for r in e["inputs"])]
         if by_grad:
             e = by_grad[-1]
-            msg = (f"{who} was differentiated by torch.autograd.grad at {self.where(e['loc'])}, which returns "
+            msg = (f"{who} was differentiated by torch.autograd.grad {self.at_where(e['loc'])}, which returns "
                    "the gradients and never writes .grad; no backward() reached it.")
             return self.note(name, "autograd_grad", msg, e["loc"],
                              "Read the gradient from autograd.grad's result, or call backward() to accumulate it "
@@ -584,8 +597,8 @@ class Explainer:
         if not backwards:
             if grads:
                 e = grads[-1]
-                msg = (f"{who} requires grad, but the only backward pass was torch.autograd.grad at "
-                       f"{self.where(e['loc'])}: autograd.grad returns the gradients and never writes .grad.")
+                msg = (f"{who} requires grad, but the only backward pass was torch.autograd.grad "
+                       f"{self.at_where(e['loc'])}: autograd.grad returns the gradients and never writes .grad.")
                 return self.note(name, "autograd_grad", msg, e["loc"],
                                  "Read the gradient from autograd.grad's result, or call backward() to "
                                  "accumulate it into .grad.",
@@ -606,11 +619,11 @@ class Explainer:
             path, mod = mp
             if id(mod) not in self.module_calls:
                 msg = (f"{who} is a parameter of `{path}`, which was never called: the forward does not use "
-                       f"`{path}`, so no graph contains {who} and the backward at {self.where(last['loc'])} cannot "
+                       f"`{path}`, so no graph contains {who} and the backward {self.at_where(last['loc'])} cannot "
                        "reach it.")
             else:
                 msg = (f"{who} is a parameter of `{path}`: `{path}` was called, but {who} took part in no "
-                       f"operation that records a graph, so the backward at {self.where(last['loc'])} cannot "
+                       f"operation that records a graph, so the backward {self.at_where(last['loc'])} cannot "
                        "reach it.")
             return self.note(name, "unused_parameter", msg, last["loc"],
                              f"Use `{_py_path(path)}` in forward, or freeze what stays unused "
@@ -619,20 +632,20 @@ class Explainer:
                              [self.rel("backward", last["loc"], "this backward's graph does not contain it")])
         if target is None:
             msg = (f"{who} requires grad, but no operation that records a graph ever used it, so it is in no "
-                   f"graph and the backward at {self.where(last['loc'])} cannot reach it.")
+                   f"graph and the backward {self.at_where(last['loc'])} cannot reach it.")
             return self.note(name, "not_reachable", msg, last["loc"],
-                             f"Use {name or 'it'} in the computation of the tensor you call backward() on "
+                             f"Use {_q(name)} in the computation of the tensor you call backward() on "
                              "(outside no_grad).",
                              [self.rel("backward", last["loc"], "this backward's graph does not contain it")])
         roots = [r() for r in last["roots"]]
         root_names = ", ".join(self.root_label(r) for r in roots if r is not None) or "its root"
-        msg = (f"{who} requires grad, but the backward at {self.where(last['loc'])} starts from {root_names}, "
+        msg = (f"{who} requires grad, but the backward {self.at_where(last['loc'])} starts from {root_names}, "
                f"which is not computed from {who}: the gradient cannot reach it.")
         if unknown:
-            msg = (f"{who} requires grad, but no graph that a backward ran through (last at "
-                   f"{self.where(last['loc'])}) reaches it, as far as the graphs still alive tell.")
+            msg = (f"{who} requires grad, but no graph that a backward ran through (last "
+                   f"{self.at_where(last['loc'])}) reaches it, as far as the graphs still alive tell.")
         return self.note(name, "not_reachable", msg, last["loc"],
-                         f"Check that the tensor you call backward() on is computed from {name or 'it'}.",
+                         f"Check that the tensor you call backward() on is computed from {_q(name)}.",
                          [self.rel("backward", last["loc"], f"backward from {root_names}")])
 
     def _failed(self, t: Any, name: Optional[str], loc: Any) -> WhyNote:
@@ -673,7 +686,7 @@ class Explainer:
                     break
         if zero_grad is not None:
             zloc, code = zero_grad
-            msg = (f"The backward at {self.where(e['loc'])} reached {who} and filled its .grad, but `{code}` at "
+            msg = (f"The backward {self.at_where(e['loc'])} reached {who} and filled its .grad, but `{code}` at "
                    f"line {zloc[0]} set it back to None: zero_grad()'s default set_to_none=True clears every "
                    "gradient it covers.")
             return self.note(name, "grad_reset", msg, zloc,
@@ -681,8 +694,8 @@ class Explainer:
                              "start of the step).",
                              [self.rel("backward", e["loc"], "filled .grad"),
                               self.rel("reset", zloc, f"{code}: .grad = None")])
-        msg = (f"The backward at {self.where(e['loc'])} reached {who} and filled its .grad, but it was set back "
-               "to None afterwards" + (f" at {self.where(reset_loc)}." if reset_loc else "."))
+        msg = (f"The backward {self.at_where(e['loc'])} reached {who} and filled its .grad, but it was set back "
+               "to None afterwards" + (f" {self.at_where(reset_loc)}." if reset_loc else "."))
         return self.note(name, "grad_reset", msg, reset_loc or e["loc"],
                          "Read the gradient before resetting it.",
                          [self.rel("backward", e["loc"], "filled .grad"),
@@ -694,7 +707,7 @@ class Explainer:
         mine = [b for b in self.bumps if b[0] is g._version]
         if mine:
             loc = mine[-1][2]
-            msg = (f"{self.grad_of(name)} is all zeros because it was changed in place at {self.where(loc)} "
+            msg = (f"{self.grad_of(name)} is all zeros because it was changed in place {self.at_where(loc, BEFORE)} "
                    "after the backward filled it.")
             return self.note(name, "grad_zeroed", msg, loc,
                              "Read or use the gradient before zeroing it (zero it at the start of the next step).",
@@ -706,16 +719,16 @@ class Explainer:
                 if self._names_grad_of(_loc_of(loc)[0], name):
                     code = self.src.snippet(_loc_of(loc)[0]) or ""
                     via = " through .data" if ".data" in code else ""
-                    msg = (f"{self.grad_of(name)} is all zeros because it was changed in place{via} at "
-                           f"{self.where(loc)} after the backward filled it.")
+                    msg = (f"{self.grad_of(name)} is all zeros because it was changed in place{via} "
+                           f"{self.at_where(loc, BEFORE)} after the backward filled it.")
                     return self.note(name, "grad_zeroed", msg, loc,
                                      "Read or use the gradient before zeroing it (zero it at the start of the "
                                      "next step).", [self.rel("zeroed", loc, ".grad changed in place")])
         o = getattr(g, "_origin", None)
         backward_locs = {e["loc"] for e in self.calls}
         if o is not None and not _tagged(o) and o not in backward_locs:
-            msg = (f"{self.grad_of(name)} is all zeros because the file assigned it a tensor of zeros made at "
-                   f"{self.where(o)}.")
+            msg = (f"{self.grad_of(name)} is all zeros because the file assigned it a tensor of zeros made "
+                   f"{self.at_where(o, BEFORE)}.")
             return self.note(name, "grad_assigned", msg, o, "Assign None instead, or run a backward after it.",
                              [self.rel("assigned", o, "the zero tensor assigned to .grad")])
         return self._zero_flow(t, name)
@@ -759,7 +772,7 @@ class Explainer:
         kind, ev, extra = found
         if kind == "root":
             loc = ev
-            msg = (f"The gradient passed to the backward at {self.where(loc)} is all zeros, so every gradient "
+            msg = (f"The gradient passed to the backward {self.at_where(loc)} is all zeros, so every gradient "
                    f"it produces, {who}'s included, is zero.")
             return self.note(name, "zero_gradient", msg, loc, "Pass a nonzero gradient=.",
                              [self.rel("backward", loc, "gradient= is all zeros")])
@@ -775,7 +788,7 @@ class Explainer:
         fn = ev.get("grad_fn")
         loc = getattr(fn, "_loc", None) or loc
         reason = _ZERO_REASONS.get(node_name.rstrip("0123456789"), "its local derivative is zero at these values")
-        msg = (f"{self.grad_of(name)} is all zeros: {node_name} at {self.where(loc)} received a nonzero gradient but "
+        msg = (f"{self.grad_of(name)} is all zeros: {node_name} {self.at_where(loc)} received a nonzero gradient but "
                f"passed zeros on towards {who}: {reason}.")
         return self.note(name, "zero_gradient", msg, loc,
                          "Change the operation or its inputs so that its derivative is not zero there.",

@@ -27,7 +27,9 @@ User code reaches attributes only through :func:`get_attr` and
 Refusals carry Python's AttributeError text ("'Tensor' object has no attribute
 'foo'"), kind ``runtime`` -- as PyTorch itself would fail -- except where the
 object really has the attribute but the language withholds it, or the engine
-marks it as a missing PyTorch API: kind ``unsupported``.
+marks it as a missing PyTorch API, or PyTorch 2.13 has the name on a gradcli
+module or tensor (:mod:`.apicheck`): kind ``unsupported``.  The hint of a name
+PyTorch lacks too names the closest one gradcli implements.
 """
 
 from __future__ import annotations
@@ -259,6 +261,9 @@ def get_attr(obj: Any, name: str) -> Any:
                 f"'{type_name(obj)}.{name}' exists in PyTorch but gradcli does not implement it (yet)",
                 "See `gradcli ops` for what is supported.",
             )
+        from .apicheck import attribute_error  # PyTorch API gradcli lacks, or a typo's closest name
+
+        raise attribute_error(obj, name, _no_attr(obj, name))
     raise _no_attr(obj, name)
 
 

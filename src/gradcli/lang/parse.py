@@ -5,10 +5,13 @@ and its errors positioned:
 
 1. size: the source must fit in ``Limits.max_source_bytes`` (checked before
    decoding or parsing anything);
-2. encoding: bytes are decoded as UTF-8 (a UTF-8 BOM is accepted and dropped);
-   an undecodable byte is a ``syntax`` error at its line/column;
-3. a NUL character is a ``syntax`` error at its position (``ast.parse`` would
-   raise a ValueError without one);
+2. encoding: bytes are decoded as Python decodes a source file (PEP 263): UTF-8
+   (a UTF-8 BOM is accepted and dropped) or the encoding a coding line declares;
+   an undecodable byte, an unknown encoding or a BOM against the coding line is a
+   ``syntax`` error at its line/column naming the byte offset, with a hint to save
+   the file as UTF-8;
+3. a NUL character is a ``syntax`` error at its position, naming its byte offset
+   (``ast.parse`` would raise a ValueError without one);
 4. nesting: a linear regex scan (strings and comments skipped) bounds the
    bracket depth by ``Limits.max_nesting`` *before* ``ast.parse`` sees it.
    ``ast.parse`` is also run with the recursion limit no higher than CPython's
@@ -36,7 +39,8 @@ from typing import Optional, Union
 from ..errors import GradcliError, error_class
 from .limits import DEFAULT_LIMITS, Limits, limit_error
 
-__all__ = ["ParsedSource", "parse_source", "parse_expression", "decode_source", "tree_depth"]
+__all__ = ["ParsedSource", "parse_source", "parse_expression", "decode_source", "tree_depth", "encoding_error",
+           "source_text"]
 
 _BOM = "\ufeff"
 _SAFE_PARSE_RECURSION = 1000  # CPython's default; ast construction checks against it
@@ -73,8 +77,8 @@ class ParsedSource:
         return lines[line - 1] if 1 <= line <= len(lines) else None
 
 
-def _syntax(message: str, line: Optional[int], col: Optional[int]) -> GradcliError:
-    return error_class("syntax")(message, line=line, col=col)
+def _syntax(message: str, line: Optional[int], col: Optional[int], hint: Optional[str] = None) -> GradcliError:
+    return error_class("syntax")(message, hint, line=line, col=col)
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
@@ -84,7 +88,14 @@ def _line_col(text: str, index: int) -> tuple[int, int]:
 
 
 def decode_source(source: Union[str, bytes], limits: Limits = DEFAULT_LIMITS) -> str:
-    """Bytes or str -> text: size limit, UTF-8 (BOM dropped), no NUL. Raises syntax/limit errors."""
+    """Bytes or str -> text: size limit, encoding, no NUL.  Raises syntax/limit errors.
+
+    Bytes are decoded as Python decodes a source file (PEP 263): UTF-8 (a UTF-8 BOM is dropped), or the
+    encoding a ``# -*- coding: NAME -*-`` line in the first two lines declares.  A byte that does not decode,
+    an unknown or non-text encoding, a BOM that contradicts the coding line, or a NUL byte is a ``syntax``
+    error at its line and column whose message names the byte offset and the problem, and whose hint says
+    how to save the file as UTF-8 (:func:`encoding_error`).
+    """
     if isinstance(source, (bytes, bytearray, memoryview)):
         data = bytes(source)
         if len(data) > limits.max_source_bytes:
@@ -92,16 +103,17 @@ def decode_source(source: Union[str, bytes], limits: Limits = DEFAULT_LIMITS) ->
             raise limit_error(
                 f"the file is larger than the limit of {limits.max_source_bytes:,} bytes", "max_source_bytes"
             )
-        if data.startswith(b"\xef\xbb\xbf"):
-            data = data[3:]
+        encoding, declared = _source_encoding(data)
+        bom = data.startswith(_UTF8_BOM)
+        body = data[len(_UTF8_BOM):] if bom else data
         try:
-            text = data.decode("utf-8")
+            text = body.decode(encoding)
         except UnicodeDecodeError as e:
-            line = data.count(b"\n", 0, e.start) + 1
-            col = e.start - (data.rfind(b"\n", 0, e.start) + 1)
-            raise _syntax(
-                f"the file is not valid UTF-8: byte 0x{data[e.start]:02x} cannot be decoded ({e.reason})", line, col
-            ) from None
+            raise encoding_error(data, e.start + (len(_UTF8_BOM) if bom else 0), encoding, declared, e.reason) \
+                from None
+        nul = data.find(b"\x00")
+        if nul >= 0 and encoding.replace("_", "-").lower() in _ASCII_SUPERSETS:
+            raise _nul_error(data, nul)
     elif isinstance(source, str):
         text = source
         if len(text) > limits.max_source_bytes or len(text.encode("utf-8", "surrogatepass")) > limits.max_source_bytes:
@@ -114,9 +126,91 @@ def decode_source(source: Union[str, bytes], limits: Limits = DEFAULT_LIMITS) ->
         raise TypeError(f"source must be str or bytes, not {type(source).__name__}")
     nul = text.find("\x00")
     if nul >= 0:
-        line, col = _line_col(text, nul)
-        raise _syntax("the file contains a NUL byte", line, col)
+        raise _nul_error(text[:nul].encode("utf-8", "surrogatepass") + b"\x00", nul, text=text)
     return text
+
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+#: encodings in which a NUL byte is the NUL character (where the byte offset is the character's)
+_ASCII_SUPERSETS = frozenset({"utf-8", "utf8", "ascii", "us-ascii", "latin-1", "latin1", "iso-8859-1", "cp1252",
+                              "iso-8859-15", "utf-8-sig"})
+_SAVE_AS_UTF8 = "Save the file as UTF-8 (an editor's \"save with encoding\", or `iconv -f ENCODING -t UTF-8`)"
+
+
+def _line_col_bytes(data: bytes, offset: int) -> tuple[int, int]:
+    line = data.count(b"\n", 0, offset) + 1
+    return line, offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
+def _source_encoding(data: bytes) -> tuple[str, bool]:
+    """(encoding, declared): PEP 263's coding line of the first two lines (Python's own rules, through
+    ``tokenize.detect_encoding``), else UTF-8.  An unknown or non-text encoding, or a BOM that
+    contradicts the coding line, is a ``syntax`` error."""
+    import codecs
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as e:
+        msg = str(e.msg if hasattr(e, "msg") else e)
+        if msg.startswith("invalid or missing encoding declaration"):
+            return "utf-8", False  # a first line that is not UTF-8: the decode below names the byte
+        first = data[len(_UTF8_BOM):] if data.startswith(_UTF8_BOM) else data
+        line = 1 if b"coding" in first.split(b"\n", 1)[0] else 2
+        if msg.startswith("unknown encoding"):
+            name = msg.split(":", 1)[1].strip() if ":" in msg else "?"
+            raise _syntax(f"the file's coding line declares an unknown encoding: {name}", line, 0,
+                          f"{_SAVE_AS_UTF8} and delete the coding line, or name a Python text encoding there, "
+                          "e.g. `# -*- coding: latin-1 -*-`.") from None
+        raise _syntax("the file starts with a UTF-8 byte order mark, but its coding line declares another "
+                      "encoding", line, 0, f"{_SAVE_AS_UTF8} and delete the coding line.") from None
+    declared = encoding not in ("utf-8", "utf-8-sig")
+    if not declared:
+        return "utf-8", False
+    try:
+        is_text = codecs.lookup(encoding)._is_text_encoding
+    except LookupError:  # pragma: no cover - detect_encoding looked it up already
+        is_text = False
+    if is_text:
+        try:  # as Python: the coding line itself must read the same in it (no UTF-16, UTF-32)
+            is_text = "# coding\n".encode(encoding) == b"# coding\n"
+        except (UnicodeError, LookupError):  # pragma: no cover - any text codec encodes ASCII
+            is_text = False
+    if not is_text:
+        raise _syntax(f"the file's coding line declares {encoding}, which Python source cannot be written in "
+                      "(not a text encoding that keeps ASCII as it is)", 1, 0,
+                      f"{_SAVE_AS_UTF8} and delete the coding line.")
+    return encoding, declared
+
+
+def encoding_error(data: bytes, offset: int, encoding: str, declared: bool, reason: str) -> GradcliError:
+    """The ``syntax`` error of a byte at ``offset`` that ``encoding`` cannot decode (its line and column)."""
+    line, col = _line_col_bytes(data, offset)
+    name = "UTF-8" if encoding == "utf-8" else encoding
+    how = " (as its coding line declares)" if declared else ""
+    message = f"the file is not valid {name}{how}: the byte 0x{data[offset]:02x} at byte offset {offset} " \
+              f"cannot be decoded ({reason})"
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff") or data.count(b"\x00") * 4 >= len(data) > 0:
+        message += "; it looks like UTF-16"
+    if message.endswith("UTF-16"):
+        hint = "Save the file as UTF-8: `iconv -f UTF-16 -t UTF-8 FILE > NEW` (Python source cannot be UTF-16)."
+    else:
+        hint = (f"{_SAVE_AS_UTF8}, or declare the encoding it is in on its first line, e.g. "
+                "`# -*- coding: latin-1 -*-` (PEP 263).")
+    return _syntax(message, line, col, hint)
+
+
+def _nul_error(data: bytes, offset: int, text: Optional[str] = None) -> GradcliError:
+    if text is not None:
+        line, col = _line_col(text, text.find("\x00"))
+    else:
+        line, col = _line_col_bytes(data, offset)
+    message = f"the file contains a NUL byte (0x00) at byte offset {offset}"
+    if data.count(b"\x00") * 4 >= len(data):
+        message += "; it looks like UTF-16 or UTF-32, or not like text"
+    return _syntax(message, line, col, "Save the file as UTF-8 text: a Python source file cannot contain NUL "
+                   "bytes (a UTF-16 file: `iconv -f UTF-16 -t UTF-8 FILE > NEW`).")
 
 
 def _scan_nesting(text: str, limits: Limits) -> None:
@@ -205,3 +299,14 @@ def parse_expression(text: str, limits: Limits = DEFAULT_LIMITS, filename: str =
     assert isinstance(tree, ast.Expression)
     tree_depth(tree, limits.max_ast_depth)
     return tree
+
+
+def source_text(source: Union[str, bytes]) -> str:
+    """The file's text for showing it (source lines under an error): decoded as :func:`decode_source`
+    does, else -- a file that does not decode -- as UTF-8 with the bad bytes replaced."""
+    try:
+        return decode_source(source, Limits(max_source_bytes=1 << 62))
+    except GradcliError:
+        if isinstance(source, str):
+            return source[1:] if source.startswith(_BOM) else source
+        return bytes(source).decode("utf-8", errors="replace").lstrip(_BOM)

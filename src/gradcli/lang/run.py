@@ -731,9 +731,14 @@ def _restore_recursion(old: int) -> None:
 
 def prepare(source: Union[str, bytes], filename: str, limits: Limits = DEFAULT_LIMITS,
             extra_names: tuple = ()) -> ParsedSource:
-    """Parse and check a file (no engine needed); raises GradcliError (syntax/unsupported/limit)."""
+    """Parse and check a file; raises GradcliError (syntax/unsupported/limit).  The unknown-API check reads
+    gradcli's namespaces, so it imports the engine (not the run's state)."""
     parsed = parse_source(source, filename, limits)
     problems = validate(parsed.tree, extra_names)
+    if not problems:  # in the language: now PyTorch API that gradcli does not implement (lang/apicheck.py)
+        from .apicheck import api_problems
+
+        problems = api_problems(parsed.tree, extra_names)
     if problems:
         err = problems[0].error()
         err.problems = problems  # type: ignore[attr-defined]
@@ -887,4 +892,6 @@ def _short(g) -> str:
 def _lossy(source: Union[str, bytes]) -> str:
     if isinstance(source, str):
         return source
-    return bytes(source).decode("utf-8", errors="replace")
+    from .parse import source_text
+
+    return source_text(source)
