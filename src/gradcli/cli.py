@@ -351,8 +351,9 @@ def run_command(
     ] = False,
     show: Annotated[
         Optional[str],
-        typer.Option("--show", metavar="data,grad,flags", show_default=False,
-                     help="Columns of the tensor table (default: all)."),
+        typer.Option("--show", metavar="data,grad,flags,why", show_default=False,
+                     help="What to show: the tensor table's data, grad and flags columns, and the \"why no "
+                          "gradient\" table (why); default: all."),
     ] = None,
     explain_vjp: Annotated[
         bool, typer.Option("--explain-vjp", help="For a backward of a non-scalar tensor with gradient=v: show "
@@ -670,6 +671,35 @@ def compare_command(
             render_compare(comparison, make_console())
         # the file's own failure is exit status 1 as in `run`, even when PyTorch fails the same way
         return ExitStatus.SUCCESS if comparison.identical and not comparison.failed else ExitStatus.ERROR
+
+    _guarded(debug, body)
+
+
+# --- schema -------------------------------------------------------------------------------
+@app.command("schema")
+def schema_command(
+    name: Annotated[
+        Optional[str], typer.Argument(metavar="[NAME]", show_default=False,
+                                      help="The schema to print: run, graph, check, ops, why, lint, modes or "
+                                           "compare (without NAME: the list).")
+    ] = None,
+    debug: DebugOpt = False,
+) -> None:
+    """Print the JSON Schema of a --json output (each validates on its own: no reference leaves the file)."""
+
+    def body() -> ExitStatus:
+        from .app.schemas import schema_names, schema_text
+
+        if name is None:
+            from .app.schemas import schema_title
+
+            for n in schema_names():
+                sys.stdout.write(f"{n:<8} {schema_title(n)}\n")
+            sys.stdout.flush()
+            return ExitStatus.SUCCESS
+        sys.stdout.write(schema_text(name))
+        sys.stdout.flush()
+        return ExitStatus.SUCCESS
 
     _guarded(debug, body)
 

@@ -144,11 +144,30 @@ def test_svg_through_dot_names_the_variables(tmp_path):
         assert word in texts
 
 
-def test_missing_dot_is_a_clear_error(monkeypatch):
+def test_missing_dot_is_a_clear_error(monkeypatch, tmp_path):
+    """Neither a system Graphviz nor the bundled renderer: the error names the program and both ways out."""
     monkeypatch.setattr(g.shutil, "which", lambda name: None)
+    monkeypatch.setattr(g.sys, "executable", str(tmp_path / "python"), raising=False)
+    monkeypatch.setattr(g.sys, "prefix", str(tmp_path), raising=False)
+    assert g.dot_program() is None
     with pytest.raises(ToolMissing, match="'dot'") as info:
         g.render_with_dot("digraph {}", "svg")
-    assert "Graphviz" in info.value.hint
+    assert "Graphviz" in info.value.hint and "graphviz-pure" in info.value.hint
+
+
+def test_system_dot_is_used_when_present(monkeypatch, tmp_path):
+    """The machine probe both ways: `dot` on PATH wins; without it, the bundled renderer."""
+    fake = tmp_path / "dot"
+    fake.write_text("#!/bin/sh\necho '<svg xmlns=\"http://www.w3.org/2000/svg\"/>'\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(g.shutil, "which", lambda name: str(fake) if name == "dot" else None)
+    assert g.dot_program() == [str(fake)]
+    assert g.render_with_dot("digraph {}", "svg").startswith(b"<svg")
+    monkeypatch.setattr(g.shutil, "which", lambda name: None)
+    bundled = g.dot_program()
+    assert bundled is not None and bundled[0].endswith(g.BUNDLED_DOT)
+    data = g.render_with_dot(graphfmt.to_dot(chain_graph()), "svg")
+    assert ET.fromstring(data).tag.endswith("svg")
 
 
 def test_output_format_from_extension():

@@ -31,12 +31,12 @@ def test_names_and_lists():
 
 
 def test_show_and_hide():
-    assert parse_show(None) == {"data", "grad", "flags"}
+    assert parse_show(None) == {"data", "grad", "flags", "why"}  # why: the "why no gradient" table (issue 19)
     assert parse_show("DATA, grad") == {"data", "grad"}
     assert parse_hide(None) == frozenset() and parse_hide("views") == {"views"}
     with pytest.raises(UsageProblem) as info:
         parse_show("values")
-    assert "Choose from: data, grad, flags" in info.value.hint
+    assert "Choose from: data, grad, flags, why" in info.value.hint
     with pytest.raises(UsageProblem):
         parse_hide("")
 

@@ -53,3 +53,49 @@ def test_schema_refers_only_to_itself(name):
 
 def test_shared_definitions_are_run_schema_copies():
     assert bundle_schemas.main(["--check"]) == 0
+
+
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUTS = [
+    ("run", ["run", "samples/retain_grad.py", "--json"]),
+    ("run", ["run", "samples/second_backward.py", "--json"]),
+    ("run", ["run", "samples/expr.txt", "--requires-grad", "x", "--json"]),
+    ("graph", ["graph", "samples/grad_fn_graph.py", "--format", "json"]),
+    ("graph", ["graph", "samples/expr.txt", "--format", "json"]),
+    ("why", ["why", "samples/why_no_grad.py", "s", "--json"]),
+    ("why", ["why", "samples/expr.txt", "z", "--json"]),
+    ("lint", ["lint", "samples/lint_mistakes.py", "--json"]),
+    ("modes", ["modes", "samples/modes_demo.py", "--target", "h", "--json"]),
+    ("modes", ["modes", "samples/expr.txt", "--json"]),
+    ("check", ["check", "samples/wrong_backward.py", "--per-node", "--json"]),
+    ("ops", ["ops", "--json"]),
+]
+
+
+def _gradcli(capsys, *args):
+    from gradcli.cli import main
+
+    code = main(list(args))
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name, args", OUTPUTS, ids=[" ".join(a) for _, a in OUTPUTS])
+def test_real_outputs_validate_with_plain_jsonschema(name, args, capsys, monkeypatch):
+    """The schema as `gradcli schema NAME` prints it, and jsonschema.validate alone: no registry, no network
+    (a $ref it could not resolve would raise)."""
+    monkeypatch.chdir(ROOT)
+    code, text = _gradcli(capsys, "schema", name)
+    assert code == 0
+    schema = json.loads(text)
+    assert schema == _schema(name)
+    code, out = _gradcli(capsys, *args)
+    jsonschema.validate(json.loads(out), schema)
+
+
+def test_schema_lists_and_refuses(capsys):
+    code, out = _gradcli(capsys, "schema")
+    assert code == 0 and [line.split()[0] for line in out.splitlines()] == sorted(NAMES)
+    assert "gradcli.run/1" in out
+    from gradcli.cli import main
+
+    assert main(["schema", "nope"]) == 2

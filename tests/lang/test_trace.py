@@ -18,7 +18,9 @@ def test_trace_lists_nodes_in_execution_order_with_gradients():
     mul = r.trace[2]
     assert mul["tensor"] == "y"
     assert mul["grad_in"][0].tolist() == [6.0, 12.0]  # d(sum y^2)/dy = 2y
-    assert mul["grad_out"] == ["-> AccumulateGrad(x): [18.0, 36.0]"]  # times dy/dx = 3
+    # times dy/dx = 3, as PyTorch prints the tensor (issue 19)
+    assert mul["grad_out"] == ["-> AccumulateGrad(x): tensor([18., 36.])"]
+    assert mul["grad_in_text"] == ["tensor([ 6., 12.])"]
     assert r.trace[3]["accumulated into"] == "x.grad"
 
 

@@ -27,9 +27,11 @@ import re
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Optional
 
 from .problems import ToolMissing, UsageProblem
@@ -524,23 +526,45 @@ def _remove_quietly(path: str) -> None:
         pass
 
 
-def render_with_dot(dot_source: str, image_format: str, timeout: float = 60.0) -> bytes:
-    """Run Graphviz's ``dot -T<format>`` on ``dot_source``; the image bytes.
+#: the renderer a pip install brings (a dependency): a port of Graphviz's ``dot`` command line
+BUNDLED_DOT = "graphviz-pure"
 
-    Raises ToolMissing when ``dot`` is not installed; a failing ``dot`` is a
-    bug of the DOT text gradcli wrote, so it raises RuntimeError (exit 70).
+
+def dot_program() -> Optional[list[str]]:
+    """The ``dot`` command to run: Graphviz's own ``dot`` when it is on PATH, else the ``graphviz-pure``
+    program that ``pip install gradcli`` installs beside the Python running gradcli (or on PATH); None
+    when there is neither."""
+    system = shutil.which("dot")
+    if system is not None:
+        return [system]
+    for d in (Path(sys.executable).parent, Path(sys.prefix) / "bin", Path(sys.prefix) / "Scripts"):
+        for name in (BUNDLED_DOT, BUNDLED_DOT + ".exe"):
+            exe = d / name
+            if exe.is_file() and os.access(exe, os.X_OK):
+                return [str(exe)]
+    found = shutil.which(BUNDLED_DOT)
+    return [found] if found is not None else None
+
+
+def render_with_dot(dot_source: str, image_format: str, timeout: float = 60.0) -> bytes:
+    """Run ``dot -T<format>`` on ``dot_source`` (:func:`dot_program`: the system's Graphviz, else the
+    bundled renderer); the image bytes.
+
+    Raises ToolMissing when there is no renderer at all; a failing ``dot`` is a bug of the DOT text
+    gradcli wrote, so it raises RuntimeError (exit 70).
     """
-    exe = shutil.which("dot")
+    exe = dot_program()
     if exe is None:
         raise ToolMissing(
             "dot", f"to draw .{image_format} files",
-            "Install Graphviz (e.g. apt-get install graphviz, brew install graphviz), or write the DOT text "
-            "with --output graph.dot / --format dot.",
+            f"Reinstall gradcli (pip install -e .) to get its renderer ({BUNDLED_DOT}), or install Graphviz "
+            "(e.g. apt-get install graphviz, brew install graphviz), or write the DOT text with --output "
+            "graph.dot / --format dot.",
         )
-    proc = subprocess.run([exe, f"-T{image_format}"], input=dot_source.encode("utf-8"),
+    proc = subprocess.run([*exe, f"-T{image_format}"], input=dot_source.encode("utf-8"),
                           capture_output=True, timeout=timeout, check=False)
     if proc.returncode != 0 or not proc.stdout:
-        raise RuntimeError(f"dot -T{image_format} failed (exit {proc.returncode}): "
+        raise RuntimeError(f"{Path(exe[0]).name} -T{image_format} failed (exit {proc.returncode}): "
                            f"{proc.stderr.decode('utf-8', 'replace').strip()[:500]}")
     return proc.stdout
 
@@ -572,7 +596,7 @@ def write_graph(graph: Graph, fmt: str, output: Optional[str], *, show_saved: bo
         write_atomic(output, text.encode("utf-8"))
         return
     if fmt == "tree":
-        out.print(graphfmt.to_tree_rich(graph, show_saved=show_saved))
+        out.print(graphfmt.to_tree_rich(graph, show_saved=show_saved, width=out.width), soft_wrap=True)
     else:
         out.file.write(text)
         out.file.flush()

@@ -24,11 +24,12 @@ __all__ = [
     "parse_size",
 ]
 
-#: column groups of ``run --show`` and the table columns each stands for
+#: groups of ``run --show`` and the table columns each stands for (``why``: the "why no gradient" table)
 SHOW_COLUMNS = {
     "data": ("data",),
     "grad": ("grad",),
     "flags": ("requires_grad", "is_leaf", "grad_fn", "retains_grad"),
+    "why": (),
 }
 #: SPEC §5: tensors above this many elements are summarised in JSON
 DEFAULT_JSON_MAX_ELEMENTS = 100_000
@@ -123,7 +124,8 @@ def _parse_groups(option: str, text: str, allowed: Iterable[str]) -> frozenset[s
 
 
 def parse_show(text: Optional[str]) -> frozenset[str]:
-    """``--show data,grad,flags`` -> the groups to show (all when absent)."""
+    """``--show data,grad,flags,why`` -> the groups to show (all when absent; ``why`` is the "why no
+    gradient" table, shown only when named once --show is given)."""
     if text is None:
         return frozenset(SHOW_COLUMNS)
     return _parse_groups("--show", text, SHOW_COLUMNS)

@@ -49,7 +49,8 @@ import numpy as np
 
 from .srcinfo import GradSwitch, SourceInfo
 
-__all__ = ["WhyNote", "KINDS", "Explainer", "explain_all", "explain_name", "annotate", "BACKWARD_ERRORS"]
+__all__ = ["WhyNote", "KINDS", "Explainer", "explain_all", "explain_name", "annotate", "BACKWARD_ERRORS",
+           "GROUP_EXPLANATION", "group_notes", "line_list"]
 
 KINDS = (
     "non_leaf", "non_leaf_copy", "no_grad", "set_grad_enabled", "inference_mode", "grad_result", "detach", "data",
@@ -890,6 +891,64 @@ _ZERO_REASONS = {
     "MaskedFillBackward": "every element was overwritten by the fill value",
     "WhereBackward": "the condition selected the other branch at every element",
 }
+
+
+# --- several tensors, one reason ------------------------------------------------------------------------
+#: what a reason means for several tensors at once ("why no gradient" table, one row per reason)
+GROUP_EXPLANATION = {
+    "non_leaf": "Not leaves: each has a grad_fn, and backward() fills .grad only for leaves (none of them "
+                "called retain_grad()); the gradient passes through them to their leaves.",
+    "non_leaf_copy": "Non-leaf copies of a leaf (.to(), .float(), * 0.01 ...): the gradient went into the "
+                     "unnamed leaf each was copied from.",
+    "no_grad": "Computed inside `with torch.no_grad():`, where no graph is recorded: leaves that do not "
+               "require grad.",
+    "set_grad_enabled": "Computed under torch.set_grad_enabled(False), where no graph is recorded.",
+    "inference_mode": "Computed under torch.inference_mode(): inference tensors never join a graph.",
+    "grad_result": "Gradients themselves (returned by torch.autograd.grad or read from .grad) made without "
+                   "create_graph=True: they have no history.",
+    "detach": "Cut from the graph by detach(): leaves without history.",
+    "data": "Cut from the graph by .data: leaves without history, outside the version checks too.",
+    "requires_grad_false": "Leaves that do not require grad (created without requires_grad=True, or computed "
+                           "only from such tensors), so autograd does not track them.",
+    "requires_grad_disabled": "requires_grad was switched off on them (requires_grad_(False) or "
+                              ".requires_grad = False).",
+    "not_reachable": "They require grad, but no backward's graph reaches them.",
+    "excluded_by_inputs": "A backward reached them, but its inputs= did not list them: only the listed "
+                          "tensors get .grad.",
+    "no_backward": "They require grad, but no backward ran (the file makes none, or it stopped before one).",
+    "backward_failed": "The backward that would have reached them failed.",
+    "autograd_grad": "Only torch.autograd.grad ran: it returns the gradients and never writes .grad.",
+    "grad_reset": "A backward filled their .grad, then the file set it back to None.",
+    "grad_zeroed": "Their .grad was zeroed in place after the backward filled it.",
+    "grad_assigned": "The file assigned their .grad a tensor of zeros.",
+    "zero_gradient": "The backward delivered zeros: a node passed no gradient on (relu of negatives, sign, "
+                     "round ...), gradients cancelled, or gradient= was zero.",
+}
+
+
+def group_notes(notes: dict, names: list) -> list[tuple[str, list[tuple[str, "WhyNote"]]]]:
+    """The notes of ``names`` (in that order) grouped by reason, in the order each reason first appears:
+    ``[(kind, [(name, note), ...]), ...]``."""
+    groups: dict[str, list] = {}
+    for n in names:
+        note = notes.get(n)
+        if note is not None:
+            groups.setdefault(note.kind, []).append((n, note))
+    return list(groups.items())
+
+
+def line_list(lines: list) -> str:
+    """``3, 5, 7-12``: sorted lines, runs of consecutive ones as a range."""
+    nums = sorted({x for x in lines if x is not None})
+    out: list[str] = []
+    i = 0
+    while i < len(nums):
+        j = i
+        while j + 1 < len(nums) and nums[j + 1] == nums[j] + 1:
+            j += 1
+        out.append(str(nums[i]) if j == i else (f"{nums[i]}, {nums[j]}" if j == i + 1 else f"{nums[i]}-{nums[j]}"))
+        i = j + 1
+    return ", ".join(out)
 
 
 # --- module-level conveniences ---------------------------------------------------------------------------

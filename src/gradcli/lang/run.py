@@ -387,7 +387,7 @@ class _Runner:
             result.tensors = self.tensors()
             if options.trace:
                 events = getattr(self, "trace_events", [])
-                result.trace = _name_trace(events, result.tensors)
+                result.trace = _name_trace(events, result.tensors, options.dtype or "float32")
                 if getattr(events, "dropped", 0):
                     result.trace.append({"step": "...", "node": f"{events.dropped:,} more nodes ran; --trace records "
                                                                  f"the first {MAX_TRACE:,}"})
@@ -848,9 +848,10 @@ def run_prepared(parsed: ParsedSource, options: Optional[RunOptions] = None) -> 
     return result
 
 
-def _name_trace(events: list, tensors: list) -> list:
+def _name_trace(events: list, tensors: list, default_dtype: str = "float32") -> list:
     """Label trace events with the file's names: a node by the tensor whose grad_fn it is, an
-    AccumulateGrad by its leaf, each outgoing gradient by where it goes."""
+    AccumulateGrad by its leaf, each outgoing gradient by where it goes; gradients as PyTorch prints them
+    (``tensor([3.9000, 1.0000])``, under the run's default dtype)."""
     by_fn = {}
     by_leaf = {}
     for name, t in tensors:
@@ -875,18 +876,29 @@ def _name_trace(events: list, tensors: list) -> list:
             ev["accumulated into"] = f"{by_leaf.get(id(var), '?')}.grad"
         else:
             ev["tensor"] = by_fn.get(id(fn))
-        ev["grad_out"] = [f"-> {node_label(nx)}: {_short(g)}" for nx, g in ev.get("grad_out", [])]
+        ev["grad_out"] = [_prefixed(f"-> {node_label(nx)}: ", _short(g, default_dtype))
+                          for nx, g in ev.get("grad_out", [])]
+        ev["grad_in_text"] = [_short(g, default_dtype) for g in ev.get("grad_in", [])]
         out.append(ev)
     return out
 
 
-def _short(g) -> str:
+def _prefixed(prefix: str, text: str) -> str:
+    """``prefix`` before a multi-line text, its other lines indented under the first."""
+    lines = text.split("\n")
+    return "\n".join([prefix + lines[0]] + [" " * len(prefix) + line for line in lines[1:]])
+
+
+def _short(g, default_dtype: str = "float32") -> str:
+    """A gradient of the trace as PyTorch prints it (its summary beyond 1000 elements included)."""
     if g is None:
         return "None"
-    d = g._data
-    if d.size <= 6:
-        return str(d.tolist())
-    return f"shape {list(d.shape)}"
+    from ..autograd.printing import format_tensor
+
+    try:
+        return format_tensor(g._data, g._dtype.name, default_dtype=default_dtype)
+    except ValueError:  # a dtype the printer does not know (complex): the values as numpy gives them
+        return str(g._data.tolist()) if g._data.size <= 6 else f"shape {list(g._data.shape)}"
 
 
 def _lossy(source: Union[str, bytes]) -> str:

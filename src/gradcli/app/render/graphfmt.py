@@ -13,9 +13,6 @@ from typing import Any, Optional
 
 from rich.text import Text
 
-#: the tree stops indenting past this many columns (a 10,000-step chain stays readable and linear in size)
-_MAX_INDENT = 4 * 24
-
 __all__ = ["to_tree_rich", "to_tree_text", "to_dot", "to_mermaid", "node_caption", "saved_caption"]
 
 
@@ -56,45 +53,13 @@ def saved_caption(node: Any) -> str:
     return "saved: " + ", ".join(items)
 
 
-def to_tree_rich(graph: Any, *, show_saved: bool = False) -> Text:
-    """The graph as an indented tree, one block per root, styled for a terminal."""
-    out = Text()
-    expanded: set[int] = set()
-    first_root = True
-    for root in graph.roots:
-        if not first_root:
-            out.append("\n")
-        first_root = False
-        stack: list[tuple[int, str, str]] = [(root, "", "")]
-        while stack:
-            nid, line_prefix, child_prefix = stack.pop()
-            node = graph.node(nid)
-            repeat = nid in expanded
-            out.append(line_prefix, style="dim")
-            out.append(node.name, style="magenta" if node.kind != "accumulate" else "blue")
-            caption = node_caption(node)
-            if caption:
-                out.append("  ")
-                out.append(caption, style="cyan")
-            if repeat:
-                out.append("  (see above)", style="dim")
-                out.append("\n")
-                continue
-            out.append("\n")
-            expanded.add(nid)
-            kids = [c for c, _ in node.next if c is not None]
-            if show_saved:
-                sc = saved_caption(node)
-                if sc:
-                    out.append(child_prefix + ("│   " if kids else "    "), style="dim")
-                    out.append(sc, style="yellow")
-                    out.append("\n")
-            for j in range(len(kids) - 1, -1, -1):
-                last = j == len(kids) - 1
-                deeper = child_prefix + ("    " if last else "│   ")
-                if len(deeper) > _MAX_INDENT:  # a long chain continues at this depth, not ever further right
-                    deeper = child_prefix
-                stack.append((kids[j], child_prefix + ("└── " if last else "├── "), deeper))
+def to_tree_rich(graph: Any, *, show_saved: bool = False, width: Optional[int] = None) -> Text:
+    """The graph as an indented tree, one block per root, styled for a terminal ``width`` columns wide:
+    true depth at any length (straight chains folded with a count, or the compact ``depth: node`` form,
+    beyond what fits), long labels wrapped under themselves (:mod:`.tree`)."""
+    from .tree import render_tree
+
+    out = render_tree(graph, show_saved=show_saved, width=width)
     for note in graph.notes:
         out.append(note + "\n", style="dim")
     if not graph.roots and not graph.notes:
@@ -104,8 +69,19 @@ def to_tree_rich(graph: Any, *, show_saved: bool = False) -> Text:
 
 
 def to_tree_text(graph: Any, *, show_saved: bool = False) -> str:
-    """The tree as plain text (for ``--output graph.txt``)."""
-    return to_tree_rich(graph, show_saved=show_saved).plain + "\n"
+    """The tree as plain text (for ``--output graph.txt``): every node on its own line; past
+    :data:`FILE_WIDTH` columns of indentation, the compact ``depth: node`` form (linear in size)."""
+    from .tree import render_tree
+
+    text = render_tree(graph, show_saved=show_saved, width=FILE_WIDTH, fold=False).plain
+    rest = "".join(note + "\n" for note in graph.notes)
+    if not graph.roots and not graph.notes:
+        rest += "(empty graph)\n"
+    return (text + rest).rstrip("\n") + "\n"
+
+
+#: the widest a tree written to a file gets before it switches to the compact form
+FILE_WIDTH = 200
 
 
 def _dot_escape(s: str) -> str:

@@ -25,8 +25,9 @@ __all__ = ["render_run", "tensor_table", "short_values", "trace_table", "nonfini
 FULL_ELEMENTS = 24
 
 
-def short_values(arr: Any) -> str:
-    """A compact, PyTorch-looking text of an array's values for a table cell.
+def short_values(arr: Any, width: int = 60) -> str:
+    """A compact, PyTorch-looking text of an array's values for a table cell, lines at most ``width`` wide
+    (where the values allow: numpy breaks a row only between elements).
 
     Small tensors in full; big 1-D tensors as their first and last three
     values; bigger ones as ``min/max/mean`` with the element count.
@@ -34,7 +35,7 @@ def short_values(arr: Any) -> str:
     a = np.asarray(arr)
     if a.size == 0:
         return "[]"
-    kw = dict(precision=4, separator=", ", max_line_width=60)
+    kw = dict(precision=4, separator=", ", max_line_width=max(20, width))
     if a.size <= FULL_ELEMENTS:
         return np.array2string(a, threshold=FULL_ELEMENTS + 1, **kw)
     if a.ndim == 1:
@@ -120,20 +121,27 @@ def _build(title: str, tensors: list[tuple[str, Any]], order: list[str]) -> Tabl
     return table
 
 
-def tensor_table(tensors: Iterable[tuple[str, Any]], show: frozenset[str], width: Optional[int] = None) -> list[Table]:
+def tensor_table(tensors: Iterable[tuple[str, Any]], show: frozenset[str], width: Optional[int] = None) -> list[Any]:
     """The tensor table(s): name, shape, dtype, then the ``--show`` groups.
 
-    One table when it fits ``width``; otherwise the flags and the values go in
-    two tables, so neither is squeezed into unreadable folds.
+    One table when it fits ``width``; else the flags and the values in two tables when each fits; else
+    (a narrow console) the stacked layout, one block per tensor (:mod:`.stacked`): a table squeezed below
+    its width would cut names and grad_fns (``n…  sha…``), a block never does.
     """
     tensors = list(tensors)
     order = _columns(show)
     single = _build("tensors", tensors, order)
+    if width is None or _natural_width(single) <= width:
+        return [single]
     values = [c for c in order if c in ("data", "grad")]
     flags = [c for c in order if c not in ("data", "grad")]
-    if width is None or not values or not flags or _natural_width(single) <= width:
-        return [single]
-    return [_build("tensors", tensors, flags), _build("values", tensors, values)]
+    if values and flags:
+        split = [_build("tensors", tensors, flags), _build("values", tensors, values)]
+        if all(_natural_width(t) <= width for t in split):
+            return split
+    from .stacked import stacked_tensors
+
+    return [stacked_tensors(tensors, show, width)]
 
 
 def _natural_width(table: Table) -> int:
@@ -168,7 +176,7 @@ _TRACE_FIELDS = (
     ("node", ("node", "name", "grad_fn")),
     ("tensor", ("tensor", "tensor_name", "var")),
     ("line", ("line",)),
-    ("incoming gradient", ("grad_in", "incoming", "grad_output", "grad_outputs", "grads_in")),
+    ("incoming gradient", ("grad_in_text", "grad_in", "incoming", "grad_output", "grad_outputs", "grads_in")),
     ("outgoing gradients", ("grads_out", "outgoing", "grad_inputs", "grad_input", "grad_out")),
     ("accumulated into", ("accumulated into",)),
     ("hooks run", ("hooks",)),
@@ -207,14 +215,74 @@ def trace_table(trace: list[Any]) -> Table:
     return table
 
 
+def _trace_text(v: Any) -> str:
+    """A trace value as text: PyTorch's print of a tensor (the run formats them), items one per line."""
+    if v is None:
+        return "None"
+    if isinstance(v, str):
+        return v
+    if isinstance(v, (list, tuple)):
+        return "\n".join(_trace_text(x) for x in v) if v else "()"
+    data = getattr(v, "_data", None)
+    if data is not None:
+        return short_values(data)
+    return str(v)
+
+
+def trace_view(trace: list[Any], width: Optional[int] = None) -> Any:
+    """``--trace``: the table when it fits ``width`` without breaking a word, else one block per step
+    (the node, then its gradients under it, wrapped only between tokens)."""
+    table = trace_table(trace)
+    if width is None or _natural_width(table) <= width:
+        return table
+    from .stacked import wrap_words
+
+    present = [(title, keys) for title, keys in _TRACE_FIELDS if any(_get(ev, keys)[0] for ev in trace)]
+    out = Text()
+    out.append("backward trace\n", style="italic")
+    labels = {"incoming gradient": "in", "outgoing gradients": "out", "accumulated into": "into",
+              "hooks run": "hooks"}
+    for i, ev in enumerate(trace, 1):
+        head = [(str(_get(ev, ("step", "index"))[1] or i), "bold")]
+        for title, keys in present:
+            found, v = _get(ev, keys)
+            if title in ("node", "tensor") and found and v is not None:
+                head.append(("  " + str(v), "magenta" if title == "node" else "cyan"))
+            elif title == "line" and found and v is not None:
+                head.append((f"  line {v}", "dim"))
+        for j, line in enumerate(wrap_words(head, width, width - 3)):
+            out.append("   " if j else "")
+            for text, style in line:
+                out.append(text, style=style)
+            out.append("\n")
+        for title, keys in present:
+            if title not in labels:
+                continue
+            found, v = _get(ev, keys)
+            if not found or v in (None, [], ()):
+                continue
+            label = labels[title]
+            pad = "   " + " " * (len(label) + 2)
+            first = True
+            for chunk in _trace_text(v).splitlines():
+                room = width - len(pad)
+                for k, line in enumerate(wrap_words([(chunk, "")], room, room - 2)):
+                    out.append(("   " + label + "  ") if first else (pad + ("  " if k else "")),
+                               style="dim" if first else "")
+                    out.append("".join(t for t, _ in line))
+                    out.append("\n")
+                    first = False
+    out.rstrip()
+    return out
+
+
 def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, trace: bool = False,
                expect_error: Optional[str] = None) -> None:
     """Write the human report of a RunResult to the rich console ``out``."""
     if result.stdout:
-        out.file.write(result.stdout)
-        if not result.stdout.endswith("\n"):
-            out.file.write("\n")
-        out.file.flush()
+        from .console import write_verbatim
+
+        write_verbatim(out, result.stdout if result.stdout.endswith("\n") else result.stdout + "\n")
     show = frozenset(SHOW_COLUMNS) if show is None else show
     note = inputs_note(result)
     if note is not None:
@@ -225,15 +293,15 @@ def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, 
     elif result.error is None or result.error.kind not in ("syntax", "unsupported"):
         out.print(Text("no tensors", style="dim"))
     notes = getattr(result, "why", None)  # issue 7: why-notes, when computed (gradcli.app.why.annotate)
-    if notes:
+    if notes and "why" in show:
         from .why import why_table
 
-        why = why_table(notes, result.tensors)
+        why = why_table(notes, result.tensors, width=out.width)
         if why is not None:
             out.print(why)
     if trace:
         if result.trace:
-            out.print(trace_table(result.trace))
+            out.print(trace_view(result.trace, out.width))
         elif result.trace is None:
             out.print(Text("backward trace: not recorded by this version of the engine", style="dim"))
         else:

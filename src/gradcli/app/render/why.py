@@ -25,22 +25,73 @@ def why_title(name: str, note: Any) -> str:
     return f"why is {name}.grad {what}?"
 
 
-def why_table(notes: dict, tensors: Iterable[tuple[str, Any]]) -> Optional[Table]:
-    """One row per tensor whose gradient is None or zero: name, grad, kind, line, explanation."""
-    rows = [(name, notes[name]) for name, _ in tensors if name in notes]
-    if not rows:
+#: the explanation column is at least this wide in the table form (else the stacked form)
+_MIN_EXPLANATION = 36
+
+
+def why_table(notes: dict, tensors: Iterable[tuple[str, Any]], width: Optional[int] = None) -> Optional[Any]:
+    """One row per reason a tensor's gradient is None or zero -- several tensors with the same reason share
+    a row, listing their names and lines -- with its explanation and hint.  At a ``width`` too narrow for
+    a readable explanation column, the same rows as blocks (reason first, explanation under it)."""
+    from ..why import GROUP_EXPLANATION, group_notes, line_list
+
+    groups = group_notes(notes, [name for name, _ in tensors])
+    if not groups:
         return None
+    rows = []
+    for kind, items in groups:
+        grads = sorted({note.grad for _, note in items})
+        if len(items) == 1:
+            name, note = items[0]
+            rows.append((name, note.grad, kind, line_list([note.line]), note.message, note.hint))
+        else:
+            hints = {note.hint for _, note in items}
+            rows.append((", ".join(n for n, _ in items), "/".join(grads), kind,
+                         line_list([note.line for _, note in items]), GROUP_EXPLANATION.get(kind, items[0][1].message),
+                         hints.pop() if len(hints) == 1 else ""))
+    longest = max(len(n) for n, _ in tensors)
+    fixed = max(4, min(longest, 24)) + 6 + max(len(r[2]) for r in rows) + max(4, max(len(r[3]) for r in rows)) + 4
+    if width is not None and width - fixed < _MIN_EXPLANATION:
+        return _why_blocks(rows, width)
     table = Table(title="why no gradient", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   show_edge=False, padding=(0, 1, 0, 0))
-    table.add_column("name", style="bold cyan", no_wrap=True)
+    table.add_column("name", style="bold cyan", overflow="fold", min_width=min(longest, 24), max_width=max(24, longest))
     table.add_column("grad", no_wrap=True)
     table.add_column("reason", style="magenta", no_wrap=True)
-    table.add_column("line", justify="right", no_wrap=True)
+    table.add_column("line", justify="right", no_wrap=False)
     table.add_column("explanation", overflow="fold")
-    for name, note in rows:
-        table.add_row(Text(name), Text(note.grad, style="dim"), Text(note.kind),
-                      Text("" if note.line is None else str(note.line)), Text(note.message))
+    for name, grad, kind, lines, message, hint in rows:
+        text = Text(message)
+        if hint:
+            text.append(" hint: ", style="bold green")
+            text.append(hint, style="dim")
+        table.add_row(Text(name), Text(grad, style="dim"), Text(kind), Text(lines), text)
     return table
+
+
+def _why_blocks(rows: list, width: int) -> Text:
+    """The "why no gradient" rows as blocks, for a narrow console."""
+    from .stacked import wrap_words
+
+    out = Text()
+    out.append("why no gradient\n", style="italic")
+    for name, grad, kind, lines, message, hint in rows:
+        head = [(name, "bold cyan"), (f"  {grad}", "dim"), (f"  {kind}", "magenta")]
+        if lines:
+            head.append((f"  line{'s' if ',' in lines or '-' in lines else ''} {lines}", ""))
+        for i, line in enumerate(wrap_words(head, width, width - 3)):
+            out.append("   " if i else "")
+            for text, style in line:
+                out.append(text, style=style)
+            out.append("\n")
+        body = [(message, "")] + ([(" hint:", "bold green"), (" " + hint, "dim")] if hint else [])
+        for line in wrap_words(body, width - 3, width - 3):
+            out.append("   ")
+            for text, style in line:
+                out.append(text, style=style)
+            out.append("\n")
+    out.rstrip()
+    return out
 
 
 def _related(file: str, source: str, related: Iterable[dict]) -> list[Any]:
