@@ -122,6 +122,10 @@ def torch_namespace() -> Namespace:
         "is_tensor": is_tensor, "numel": numel, "allclose": allclose, "isclose": isclose, "equal": equal,
         "is_floating_point": is_floating_point,
     })
+    from .autograd import device as _device
+
+    members["device"] = _device.device
+    members["cuda"] = Namespace("torch.cuda", _device.cuda_namespace_members())
     for name in ("is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"):
         members[name] = getattr(anomaly, name)
     autograd_members: dict[str, Any] = {

@@ -175,7 +175,11 @@ MORE_ATTEMPTS = {
     "dtype_type_call": "d = torch.float32\nc = d.to_numpy\n",
     "hook_handle_hooks": "x = torch.ones(1, requires_grad=True)\nh = x.register_hook(lambda g: g)\nd = h.hooks_dict_ref\n",
     "hook_handle_private": "x = torch.ones(1, requires_grad=True)\nh = x.register_hook(lambda g: g)\nd = h._hooks\n",
-    "device_type_walk": "d = torch.ones(1).device\nc = d.index\n",
+    "device_type_walk": "d = torch.ones(1).device\nc = d.type.__class__\n",
+    "device_private_slot": "d = torch.device('cpu')\nc = d._type\n",
+    "storage_internals": "s = torch.ones(2).untyped_storage()\nr = s._root\n",
+    "storage_runtime_attr": "s = torch.ones(2).untyped_storage()\nr = s.root\n",
+    "cuda_namespace_walk": "f = torch.cuda.is_available.__globals__\n",
     # --- decorators -----------------------------------------------------------------------------------
     "decorator_tensor_method": "@torch.Tensor.register_hook\ndef f():\n    pass\n",
     "decorator_list_append": "L = []\n@L.append\ndef f():\n    pass\n",

@@ -22,7 +22,8 @@ sys.path.insert(0, HERE)
 from ops_harness import torch_error_kind
 from saved_hooks_harness import run_hooked
 
-SOURCES = [os.path.join(HERE, "data", n) for n in ("ops_cases.json", "ops_cases_elementwise.json")]
+SOURCES = [os.path.join(HERE, "data", n) for n in ("ops_cases.json", "ops_cases_elementwise.json",
+                                                               "ops_cases_frequency.json")]
 OUT = os.path.join(HERE, "data", "saved_hooks_cases.json")
 
 

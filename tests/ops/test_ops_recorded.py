@@ -29,7 +29,8 @@ from ops_harness import run_case
 from gradcli import errors
 from gradcli.api import torch_namespace
 
-DATA = [os.path.join(HERE, "data", name) for name in ("ops_cases.json", "ops_cases_elementwise.json")]
+DATA = [os.path.join(HERE, "data", name) for name in ("ops_cases.json", "ops_cases_elementwise.json",
+                                                        "ops_cases_frequency.json")]
 
 CASES: list = []
 for _path in DATA:

@@ -257,9 +257,17 @@ def _needed_nodes(roots: list, targets: Optional[set]) -> tuple[dict, object]:
     return deps, needed
 
 
-def _reduce_to(g: Tensor, shape: tuple, dtype) -> Tensor:
-    """Undo broadcasting (sum to ``shape``) and cast to ``dtype``: PyTorch's validate_outputs."""
+def _reduce_to(g: Tensor, shape: tuple, dtype, node=None, i: int = 0) -> Tensor:
+    """Undo broadcasting (sum to ``shape``) and cast to ``dtype``: PyTorch's validate_outputs, which refuses a
+    gradient the input's shape does not expand to (a runtime error naming the node)."""
     if g._data.shape != shape:
+        gs = g._data.shape
+        lead = len(gs) - len(shape)
+        if lead < 0 or any(s != 1 and s != gs[lead + k] for k, s in enumerate(shape)):
+            name = node.name() if node is not None else "Function"
+            raise error_class("runtime")(
+                f"Function {name} returned an invalid gradient at index {i} - got {list(gs)} but expected shape "
+                f"compatible with {list(shape)}")
         g = g.sum_to_size(shape)
     if g._dtype is not dtype:
         g = g.to(dtype)
@@ -336,7 +344,7 @@ def _call_post_hooks(node, outs, grads) -> tuple:
         if g is not None and i < len(meta) and meta[i] is not None:
             shape, dtype = meta[i]
             if g._data.shape != shape or g._dtype is not dtype:
-                cur[i] = _reduce_to(g, shape, dtype)
+                cur[i] = _reduce_to(g, shape, dtype, node, i)
     cur = tuple(cur)
     gouts = tuple(grads)
     for h in list(node._hooks):
@@ -611,7 +619,7 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 if g is not None:
                     shape, dtype = meta[i]
                     if g._data.shape != shape or g._dtype is not dtype:
-                        g = _reduce_to(g, shape, dtype)
+                        g = _reduce_to(g, shape, dtype, node, i)
                     buf = buffers.get(nx)
                     if buf is None:
                         buf = buffers[nx] = [None] * nx.num_outputs

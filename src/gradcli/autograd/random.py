@@ -1041,6 +1041,27 @@ class Generator:
             return vals.astype(_F32).astype(np.float16).reshape(shape)   # int64 -> float -> Half
         return vals.astype(np.dtype(name)).reshape(shape)
 
+    def random_full(self, shape: Shape, dtype="int64") -> np.ndarray:
+        """``empty(shape, dtype=dtype).random_()``: PyTorch's ``uniform_int_distribution`` over the type's whole
+        range -- a 64-bit draw for int64/float64 (``% 2**63`` / ``% (2**53 + 1)``), a 32-bit one otherwise
+        (``% (max + 1)`` for integers, ``% (2**digits + 1)`` for float32/float16, ``& 1`` for bool)."""
+        name = _dtype_name(dtype)
+        shape = _shape_tuple(shape)
+        count = int(np.prod(shape, dtype=np.int64))
+        if name in ("int64", "float64"):
+            draws = self._random64(count)
+            mod = (1 << 63) if name == "int64" else (1 << 53) + 1
+        else:
+            draws = self._raw(count)
+            if name == "bool":
+                return (draws & _U64(1)).astype(np.bool_).reshape(shape)
+            mod = {"uint8": 256, "int8": 128, "int16": 1 << 15, "int32": 1 << 31, "float32": (1 << 24) + 1,
+                   "float16": (1 << 11) + 1}[name]
+        vals = draws % _U64(mod)
+        if name == "float16":
+            return vals.astype(_F32).astype(np.float16).reshape(shape)
+        return vals.astype(np.dtype(name)).reshape(shape)
+
     def normal_(self, out: np.ndarray, mean: float = 0.0, std: float = 1.0) -> None:
         """``out.normal_(mean, std)``: fill ``out`` in place, as PyTorch's ``normal_kernel``."""
         name = _dtype_name(out.dtype)

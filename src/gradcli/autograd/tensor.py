@@ -194,7 +194,8 @@ class Tensor:
         return self._dtype.is_floating_point
 
     @property
-    def device(self) -> "_Device":
+    def device(self):
+        """torch.device('cpu'): gradcli is a CPU build (autograd/device.py)."""
         return _CPU
 
     @property
@@ -525,15 +526,7 @@ def _wrap_dim(dim: int, ndim: int) -> int:
     return dim % n
 
 
-class _Device:
-    _gradcli_public = frozenset({"type"})
-    type = "cpu"
-
-    def __repr__(self) -> str:
-        return "device(type='cpu')"
-
-
-_CPU = _Device()
+from .device import CPU as _CPU  # noqa: E402  (torch.device('cpu'): every tensor's device)
 
 
 #: PyTorch warns once per process (TORCH_WARN_ONCE) when float()/complex() -- also inside torch.tensor([...]) --

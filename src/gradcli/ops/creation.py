@@ -16,6 +16,7 @@ import numpy as np
 from ..errors import ArgumentTypeError, error_class, warn
 from ..autograd.graph import source_position as _pos
 from ..autograd.tensor import warn_scalar_conversion
+from ..autograd import device as _device
 from ._core import Node, Tensor, check_numel, dt, record
 from ..autograd.tensor import Size
 from .registry import register
@@ -106,6 +107,7 @@ def _to_py(v):
 
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_memory=False):
     """torch.tensor: a new leaf holding a copy of ``data`` (number, nested list, or tensor)."""
+    _device.check_device(device)
     if isinstance(data, Tensor):
         warn("other", "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
                       "or sourceTensor.detach().clone().requires_grad_(True), rather than torch.tensor(sourceTensor).")
@@ -129,6 +131,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_me
 
 def as_tensor(data, dtype=None, device=None):
     """torch.as_tensor: data itself when it is already a tensor of that dtype, else torch.tensor(data)."""
+    _device.check_device(device)
     if isinstance(data, Tensor) and (dtype is None or dtype is data._dtype):
         return data
     if isinstance(data, Tensor):
@@ -151,6 +154,7 @@ def _size_arg(name: str, size: tuple, kw: dict) -> tuple:
 
 def _factory(fill, name):
     def fn(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None, **kw):
+        _device.check_device(device)
         shape = _size_arg(name, size, kw)
         d = _dtype(dtype)
         return _finish(fill(shape, d), d, requires_grad)
@@ -176,6 +180,7 @@ def _scalar_dtype(v):
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.full(size, fill_value): dtype from the value (bool/int64/default float) unless given."""
+    _device.check_device(device)
     shape = _size((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
     if isinstance(fill_value, Tensor):
         if fill_value._data.size != 1:
@@ -194,6 +199,7 @@ _ARANGE_BLOCK = 1 << 16
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.arange([start,] end[, step]): int64 when all arguments are ints, else the default dtype."""
+    _device.check_device(device)
     if end is None:
         start, end = 0, start
     vals = [_to_py(v) for v in (start, end, step)]
@@ -244,6 +250,7 @@ def _linspace_values(start, end, steps: int, out: np.dtype) -> np.ndarray:
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.linspace: ``steps`` evenly spaced values from start to end (inclusive)."""
+    _device.check_device(device)
     if not isinstance(steps, int) or steps < 0:
         raise error_class("runtime")("number of steps must be non-negative")
     check_numel(steps)
@@ -258,6 +265,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad: bool 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.eye(n[, m]): identity matrix."""
+    _device.check_device(device)
     m = n if m is None else m
     _size((n, m))
     d = _dtype(dtype)
@@ -266,6 +274,7 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False):
 
 def _like(fill):
     def fn(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None, layout=None):
+        _device.check_device(device)
         if not isinstance(input, Tensor):
             raise ArgumentTypeError(f"argument 'input' must be Tensor, not {type(input).__name__}")
         d = _dtype(dtype, input._dtype)
@@ -283,6 +292,7 @@ ones_like.__doc__ = "torch.ones_like(t): ones with t's shape and dtype."
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None):
     """torch.full_like(t, value): t's shape and dtype, filled with value."""
+    _device.check_device(device)
     d = _dtype(dtype, input._dtype)
     return _finish(np.full(input._data.shape, _to_py(fill_value), d.np), d, requires_grad)
 
@@ -298,6 +308,7 @@ def _gen(generator):
 
 def randn(*size, dtype=None, generator=None, device=None, requires_grad: bool = False, **kw):
     """torch.randn: standard normal samples, bit-exact with PyTorch's CPU stream."""
+    _device.check_device(device)
     shape = _size_arg("randn", size, kw)
     d = _dtype(dtype)
     if not d.is_floating_point:
@@ -307,6 +318,7 @@ def randn(*size, dtype=None, generator=None, device=None, requires_grad: bool = 
 
 def rand(*size, dtype=None, generator=None, device=None, requires_grad: bool = False, **kw):
     """torch.rand: uniform samples in [0, 1), bit-exact with PyTorch's CPU stream."""
+    _device.check_device(device)
     shape = _size_arg("rand", size, kw)
     d = _dtype(dtype)
     return _finish(_gen(generator).rand(shape, d.name), d, requires_grad)
@@ -314,6 +326,7 @@ def rand(*size, dtype=None, generator=None, device=None, requires_grad: bool = F
 
 def randint(low, high=None, size=None, *, dtype=None, generator=None, device=None, requires_grad: bool = False):
     """torch.randint([low,] high, size): int64 samples in [low, high)."""
+    _device.check_device(device)
     if size is None:
         if isinstance(high, (tuple, list)):
             low, high, size = 0, low, high
@@ -423,9 +436,10 @@ def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=F
             raise invalid()
         dtype = args[0] if isinstance(args[0], dt.dtype) else args[0]._dtype
         rest = args[1:]
-    elif args and isinstance(args[0], str):
-        if args[0] != "cpu" or device is not None:
+    elif args and isinstance(args[0], (str, _device.device)):
+        if device is not None:
             raise invalid()
+        _device.check_device(args[0])  # (a CUDA device: PyTorch's CPU build fails here)
         rest = args[1:]
         if rest and isinstance(rest[0], dt.dtype):
             if dtype is not None:
@@ -435,8 +449,10 @@ def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=F
         raise invalid()
     if len(rest) == 2:
         copy = rest[1]
-    if device is not None and device != "cpu":
-        raise invalid()
+    if device is not None:
+        if not isinstance(device, (str, _device.device)):
+            raise invalid()
+        _device.check_device(device)
     if dtype is None or (dtype is input._dtype and not copy):
         return input
     if input._inference:  # (the import only on this rare path)
@@ -528,3 +544,102 @@ def legacy_new(name: str, dtype, args: tuple, kwargs: dict) -> Tensor:
         return empty(*args, dtype=d)
     got = ", ".join(type(a).__name__ for a in args)
     raise ArgumentTypeError(f"new() received an invalid combination of arguments - got ({got})")
+
+
+# --- devices and the normal distribution (docs/OPS_FREQUENCY.md) ------------------------------------------------
+
+
+def cpu(self, memory_format=None):
+    """Tensor.cpu(): the tensor itself (it is on the CPU already, as PyTorch returns it)."""
+    return self
+
+
+def cuda(self, device=None, non_blocking=False, memory_format=None):
+    """Tensor.cuda(): PyTorch's CPU build fails (AssertionError "Torch not compiled with CUDA enabled")."""
+    _device.check_device("cuda")
+
+
+class NormalBackward1(Node):
+    __slots__ = ()
+    formula = "mean: zeros(mean.sizes())"
+
+    def apply(self, grads):
+        return (zeros_like(grads[0]),)
+
+
+class NormalBackward2(NormalBackward1):
+    __slots__ = ()
+    formula = "std: zeros(std.sizes())"
+
+
+class NormalBackward3(Node):
+    __slots__ = ()
+    formula = "mean: zeros(mean.sizes()); std: zeros(std.sizes())"
+
+    def apply(self, grads):
+        z = zeros_like(grads[0])
+        return (z if self._needs[0] else None, z if self._needs[1] else None)
+
+
+def _normal_invalid(args: tuple) -> Exception:
+    got = ", ".join(_arg_type(a) for a in args)
+    return ArgumentTypeError(
+        f"normal() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+        " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+        " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
+        " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
+        " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = None, "
+        "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
+        "bool requires_grad = False)\n")
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad: bool = False,
+           out=None):
+    """torch.normal: samples of N(mean, std), PyTorch's CPU stream.
+
+    ``normal(float, float, size)`` is ``empty(size).normal_(mean, std)``; with a tensor mean and/or std the
+    samples are ``normal_(0, 1)`` (``normal_(0, std)`` for a number std) then ``.mul_(std)`` and ``.add_(mean)``
+    as ATen does, over the broadcast shape, recorded with zero gradients (NormalBackward1 tensor mean, 2
+    tensor std, 3 both).  Raises TypeError for another combination, runtime for std < 0."""
+    _device.check_device(device)
+    if out is not None:
+        raise error_class("unsupported")("normal(out=...) is not supported by gradcli")
+    gen = _gen(generator)
+    tm, ts = isinstance(mean, Tensor), isinstance(std, Tensor)
+    if not tm and not ts:
+        if size is None or not isinstance(mean, (int, float)) or not isinstance(std, (int, float)):
+            raise _normal_invalid((mean, std) + (() if size is None else (size,)))
+        d = _dtype(dtype)
+        data = np.empty(_size((tuple(size) if isinstance(size, (list, tuple)) else size,)), dtype=d.np)
+        gen.normal_(data, mean, std)
+        return _finish(data, d, requires_grad)
+    if size is not None or dtype is not None:
+        raise _normal_invalid((mean, std, size))
+    if tm and ts:
+        shape = tuple(np.broadcast_shapes(mean._data.shape, std._data.shape))
+        rdt = mean._dtype
+    else:
+        shape = (mean if tm else std)._data.shape
+        rdt = (mean if tm else std)._dtype
+    if ts and float(np.min(std._data, initial=0.0)) < 0.0:
+        raise error_class("runtime")(f"normal expects all elements of std >= 0.0")
+    data = np.empty(shape, dtype=rdt.np)
+    if ts:
+        gen.normal_(data, 0.0, 1.0)
+        data = np.multiply(data, std._data, dtype=rdt.np)
+    else:
+        gen.normal_(data, 0.0, float(std))
+    data = np.add(data, mean._data if tm else mean, dtype=rdt.np)
+    if tm and ts:
+        res, _ = record(NormalBackward3, data, rdt, (mean, std))
+    elif tm:
+        res, _ = record(NormalBackward1, data, rdt, (mean,))
+    else:
+        res, _ = record(NormalBackward2, data, rdt, (std,))
+    return res
+
+
+register("cpu", cpu, "conversion", torch=())
+register("cuda", cuda, "conversion", torch=())
+register("normal", normal, "random", methods=(), nodes=("NormalBackward1", "NormalBackward2", "NormalBackward3"),
+         formula="mean, std: zeros")

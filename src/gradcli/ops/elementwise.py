@@ -1350,6 +1350,36 @@ def isfinite(input):
     return Tensor._from_data(np.asarray(np.isfinite(input._data)), dt.bool_)
 
 
+class NanToNumBackward0(Node):
+    __slots__ = ()
+    formula = "self: grad * isfinite(self)"
+
+    def apply(self, grads):
+        return (grads[0] * isfinite(self._unpack(0)),)
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    """nan, +inf and -inf replaced by ``nan`` (default 0), ``posinf`` and ``neginf`` (default the dtype's largest
+    and lowest finite values) (NanToNumBackward0: the gradient passes where the input is finite).  An integer
+    or bool tensor comes back as a copy."""
+    if not isinstance(input, Tensor):
+        raise ArgumentTypeError(f"nan_to_num(): argument 'input' (position 1) must be Tensor, not "
+                                f"{type(input).__name__}")
+    if out is not None:
+        raise _runtime_error("nan_to_num(out=...) is not supported by gradcli")
+    a = input._data
+    if input._dtype.is_floating_point:
+        info = np.finfo(a.dtype)
+        data = np.nan_to_num(a, nan=float(nan), posinf=info.max if posinf is None else posinf,
+                             neginf=info.min if neginf is None else neginf).astype(a.dtype, copy=False)
+    else:
+        data = np.array(a, copy=True)
+    res, node = record(NanToNumBackward0, data, input._dtype, (input,))
+    if node is not None:
+        node._save(saved(input))
+    return res
+
+
 def _r(fn):
     def r(self, other):
         return fn(other, self)
@@ -1434,6 +1464,7 @@ register("logical_xor", logical_xor, "logic")
 register("isnan", isnan, "comparison")
 register("isinf", isinf, "comparison")
 register("isfinite", isfinite, "comparison")
+register("nan_to_num", nan_to_num, "elementwise", nodes=("NanToNumBackward0",), formula=NanToNumBackward0.formula)
 register("neg_op", neg, "elementwise", torch=(), methods=("__neg__",), nodes=("NegBackward0",), formula="self: -grad")
 def pos_op(self):
     """+x: x itself (PyTorch refuses a bool tensor)."""

@@ -30,7 +30,7 @@ from ..autograd import zerotensor as _zt
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ..autograd.tensor import view_rebase_message
 from ._core import Node, Tensor, dt, edge, record, saved
-from .registry import register
+from .registry import REGISTRY, register
 
 
 _bumps = _inplace_log.append
@@ -500,11 +500,78 @@ def clamp_max_(self, max):
 
 
 def _unary_inplace(name):
-    def fn(self):
-        return apply_inplace(self, lambda old: getattr(old, name)())
+    def fn(self, *args, **kwargs):
+        return apply_inplace(self, lambda old: getattr(old, name)(*args, **kwargs))
 
     fn.__name__ = name + "_"
-    fn.__doc__ = f"{name} in place."
+    fn.__doc__ = (f"Tensor.{name}_(): {name} written into the tensor, with the out-of-place op's grad_fn (PyTorch's "
+                  "in-place forms share their derivative formula); leaf_inplace on a leaf that requires grad.")
+    return fn
+
+
+def _binary_inplace(name):
+    def fn(self, other, *args, **kwargs):
+        return apply_inplace(self, lambda old: getattr(old, name)(other, *args, **kwargs), src=other,
+                             autograd_inputs=_dispatches(other, False))
+
+    fn.__name__ = name + "_"
+    fn.__doc__ = (f"Tensor.{name}_(other): {name} written into the tensor (the out-of-place op's grad_fn); the result "
+                  "must fit the tensor's shape and dtype.")
+    return fn
+
+
+def torch_inplace(method: str):
+    """torch.X_(input, ...): the Tensor method X_ as a function; a non-tensor input is PyTorch's TypeError."""
+
+    def fn(input, *args, **kwargs):
+        if not isinstance(input, Tensor):
+            raise ArgumentTypeError(f"{method}(): argument 'input' (position 1) must be Tensor, not "
+                                    f"{getattr(type(input), '_gradcli_type_name', type(input).__name__)}")
+        return getattr(input, method)(*args, **kwargs)
+
+    fn.__name__ = method
+    fn.__doc__ = f"torch.{method}(input, ...): input.{method}(...)."
+    return fn
+
+
+def _cmp_node(name: str, with_tensor: bool) -> type:
+    """EqBackward0 (a number) / EqBackward1 (a tensor) ...: the in-place comparisons are recorded, with zero
+    gradients (derivatives.yaml: ``self: zeros_like(self)``, and the same for a tensor ``other``)."""
+
+    def apply(self, grads):
+        from .creation import zeros_like
+
+        g = grads[0]
+        return tuple(zeros_like(g) if need else None for need in self._needs)
+
+    return type(f"{name.capitalize()}Backward{1 if with_tensor else 0}", (Node,),
+                {"__slots__": (), "apply": apply, "formula": "self: zeros_like(self); other: zeros_like(other)"})
+
+
+_CMP_NODES: dict = {}
+
+
+def _cmp_inplace(name: str):
+    def fn(self, other):
+        from . import elementwise as _ew
+
+        key = (name, isinstance(other, Tensor))
+        node_cls = _CMP_NODES.get(key)
+        if node_cls is None:
+            node_cls = _CMP_NODES[key] = _cmp_node(name, key[1])
+
+        def compute(old):
+            data = getattr(_ew, name)(old.detach(), other.detach() if isinstance(other, Tensor) else other)._data
+            out, _ = record(node_cls, data.astype(old._dtype.np), old._dtype,
+                            (old, other) if isinstance(other, Tensor) else (old,))
+            return out
+
+        return apply_inplace(self, compute, src=other, autograd_inputs=_dispatches(other, False))
+
+    fn.__name__ = name + "_"
+    fn.__doc__ = (f"Tensor.{name}_(other): the comparison's 1/0 written into the tensor in its dtype; recorded "
+                  f"({name.capitalize()}Backward0 for a number, {name.capitalize()}Backward1 for a tensor) with zero "
+                  "gradients, as PyTorch.")
     return fn
 
 
@@ -770,6 +837,16 @@ def requires_grad_op(self, requires_grad: bool = True):  # pragma: no cover - ke
     return self.requires_grad_(requires_grad)
 
 
+class NormalBackward0(ZeroBackward0):
+    __slots__ = ()
+    formula = "self: zeros_like(grad)"
+
+
+class UniformBackward0(ZeroBackward0):
+    __slots__ = ()
+    formula = "self: zeros_like(grad)"
+
+
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal samples in place (PyTorch's CPU stream)."""
     from ..autograd import random as _random
@@ -777,7 +854,8 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
     def compute(old):
         data = np.array(old._data, copy=True)
         (generator or _random.default_generator).normal_(data, mean, std)
-        return Tensor._from_data(data, old._dtype)
+        out, _ = record(NormalBackward0, data, old._dtype, (old,))  # (zero gradient, as PyTorch's)
+        return out
 
     return apply_inplace(self, compute)
 
@@ -789,12 +867,64 @@ def uniform_(self, a=0.0, b=1.0, *, generator=None):
     def compute(old):
         data = np.array(old._data, copy=True)
         (generator or _random.default_generator).uniform_(data, a, b)
-        return Tensor._from_data(data, old._dtype)
+        out, _ = record(UniformBackward0, data, old._dtype, (old,))
+        return out
+
+    return apply_inplace(self, compute)
+
+
+class RandomBackward0(ZeroBackward0):
+    __slots__ = ()
+    formula = "self: zeros_like(grad)"
+
+
+class RandomBackward1(ZeroBackward0):
+    __slots__ = ()
+    formula = "self: zeros_like(grad)"
+
+
+class RandomBackward2(ZeroBackward0):
+    __slots__ = ()
+    formula = "self: zeros_like(grad)"
+
+
+def random_(self, *args, generator=None, **kwargs):
+    """Tensor.random_([from,] to) / random_(): integers drawn as torch.randint / PyTorch's full-range
+    ``uniform_int_distribution``, written in the tensor's dtype (RandomBackward0 for (from, to), 1 for (to), 2
+    for none: zero gradients).  Raises runtime for from >= to; TypeError for other arguments."""
+    from ..autograd import random as _random
+
+    if set(kwargs) - {"from", "to"}:
+        raise ArgumentTypeError(f"random_() got an unexpected keyword argument '{next(iter(set(kwargs) - {'from', 'to'}))}'")
+    if "from" in kwargs:
+        args = (kwargs["from"],) + args
+    if "to" in kwargs:
+        args = args + (kwargs["to"],)
+    if len(args) > 2 or not all(isinstance(a, int) and not isinstance(a, bool) or a is None for a in args):
+        raise ArgumentTypeError("random_() received an invalid combination of arguments - got "
+                                f"({', '.join(type(a).__name__ for a in args)})")
+    gen = generator or _random.default_generator
+    if len(args) == 2 and args[1] is not None:
+        frm, to, cls = args[0], args[1], RandomBackward0
+    elif len(args) == 1:
+        frm, to, cls = 0, args[0], RandomBackward1
+    else:
+        frm, to, cls = None, None, RandomBackward2
+
+    def compute(old):
+        if to is None:
+            data = gen.random_full(old._data.shape, old._dtype.name)
+        else:
+            data = gen.randint(frm, to, old._data.shape, old._dtype.name)
+        out, _ = record(cls, np.asarray(data, dtype=old._dtype.np), old._dtype, (old,))
+        return out
 
     return apply_inplace(self, compute)
 
 
 _S = None
+register("random_", random_, "random", torch=(), nodes=("RandomBackward0", "RandomBackward1", "RandomBackward2"),
+         formula="self: zeros_like(grad)")
 register("add_", add_, "inplace", torch=(), methods=("add_", "__iadd__"), nodes=("AddBackward0",),
          formula="as add")
 register("sub_", sub_, "inplace", torch=(), methods=("sub_", "subtract_", "__isub__"), nodes=("SubBackward0",),
@@ -818,10 +948,33 @@ register("setitem", setitem, "inplace", torch=(), methods=("__setitem__",),
 register("masked_fill_", masked_fill_, "inplace", torch=(), nodes=("IndexPutBackward0",))
 register("normal_", normal_, "random", torch=())
 register("uniform_", uniform_, "random", torch=())
-for _n in ("neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "reciprocal", "sign",
-           "floor", "ceil", "round", "trunc", "square", "rsqrt", "expm1", "log1p", "frac"):
-    register(_n + "_", _unary_inplace(_n), "inplace", torch=(_n + "_",) if _n == "relu" else (),
-             formula=f"as {_n}")
+#: PyTorch's torch.X_ functions (dir(torch) in 2.13) among gradcli's in-place forms
+TORCH_INPLACE = frozenset({
+    "abs_", "acos_", "arccos_", "arcsin_", "arctan_", "asin_", "atan_", "ceil_", "clamp_", "clamp_max_",
+    "clamp_min_", "clip_", "cos_", "cosh_", "erf_", "exp2_", "exp_", "expm1_", "fill_", "floor_", "frac_",
+    "log10_", "log1p_", "log2_", "log_", "neg_", "negative_", "reciprocal_", "relu_", "round_", "rsqrt_",
+    "sigmoid_", "sin_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_", "zero_", "nan_to_num_"})
+#: method name -> the out-of-place op it writes (aliases share PyTorch's node: absolute_ is AbsBackward0)
+_UNARY_INPLACE = {n: n for n in (
+    "neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "reciprocal", "sign", "floor",
+    "ceil", "round", "trunc", "square", "rsqrt", "expm1", "log1p", "frac", "acos", "asin", "atan", "cosh", "sinh",
+    "tan", "erf", "exp2", "log10", "log2", "sgn", "nan_to_num")}
+_UNARY_INPLACE.update({"absolute": "abs", "arccos": "acos", "arcsin": "asin", "arctan": "atan", "negative": "neg"})
+for _n, _base in _UNARY_INPLACE.items():
+    register(_n + "_", _unary_inplace(_base), "inplace", torch=(_n + "_",) if _n + "_" in TORCH_INPLACE else (),
+             formula=f"as {_base}")
+    if _n + "_" in TORCH_INPLACE:
+        REGISTRY[_n + "_"].extra["torch_fn"] = torch_inplace(_n + "_")
+for _n, _base in {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot", "remainder": "remainder",
+                  "true_divide": "true_divide", "floor_divide": "floor_divide", "lerp": "lerp"}.items():
+    register(_n + "_", _binary_inplace(_base), "inplace", torch=(), formula=f"as {_base}")
+for _n in ("cumsum", "cumprod"):
+    register(_n + "_", _unary_inplace(_n), "inplace", torch=(), formula=f"as {_n}")
+for _n in ("eq", "ne", "lt", "le", "gt", "ge"):
+    register(_n + "_", _cmp_inplace(_n), "inplace", torch=(), formula="self: zeros_like(self)")
+for _n in ("clamp_", "clamp_min_", "clamp_max_", "zero_", "fill_"):  # (registered above without a torch form)
+    REGISTRY[_n].torch = REGISTRY[_n].torch + (_n,) + (("clip_",) if _n == "clamp_" else ())
+    REGISTRY[_n].extra["torch_fn"] = torch_inplace(_n)
 
 
 def _logical_inplace(name: str):
