@@ -405,6 +405,12 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, outputs: Any, is_exec: b
             out._grad_fn = node
             out._output_nr = i
             out._requires_grad = True
+            if out._base is not None:
+                # PyTorch's CreationMeta::IN_CUSTOM_FUNCTION: the view keeps the Function's node (set now, so
+                # an in-place change made inside forward does not count) and may not be modified in place
+                # later, nor read once its base was
+                out._creation = "custom"
+                out._view_version = out._version[0]
         elif is_exec and is_modified and out._grad_fn is not None:
             out._grad_fn = None
             out._requires_grad = False

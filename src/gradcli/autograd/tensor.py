@@ -101,7 +101,8 @@ class Tensor:
         t._inference = _mode.inference
         t._post_acc_hooks = None
         t._view_version = None  # a view: the version at which its grad_fn was last set (None: not tracked)
-        t._creation = None  # a view made in "no_grad"/"inference" mode, or by a "multi"-output op
+        t._creation = None  # a view made in "no_grad"/"inference" mode, by a "multi"-output op, or a "custom"
+        # Function's output (PyTorch's CreationMeta)
         t._zero = False  # PyTorch's immutable ZeroTensor (autograd/zerotensor.py): only ever a gradient
         return t
 
@@ -557,6 +558,12 @@ def view_rebase_message(view: Tensor, indirect: bool, torch_names: bool = False)
     fn = view._grad_fn
     how = view._creation
     node = None if fn is None else (torch_node_name(fn.name()) if torch_names else fn.name())
+    if how == "custom" and fn is not None:
+        return (f"Output {view._output_nr} of {node} is a view and {modified} modified inplace. This view was "
+                "created inside a custom Function (or because an input was returned as-is) and the autograd logic "
+                "to handle view+inplace would override the custom backward associated with the custom Function, "
+                "leading to incorrect gradients. This behavior is forbidden. You can fix this by cloning the output "
+                "of the custom Function.")
     if how in ("no_grad", "inference") or fn is None:
         prefix = (f"Output {view._output_nr} of {node} is a view of a view which was created in"
                   if fn is not None else "A view was created in")

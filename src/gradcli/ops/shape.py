@@ -31,12 +31,22 @@ def _wrap(d: int, ndim: int) -> int:
     return d % n
 
 
+def propagate_creation(input: Tensor, new):
+    """The CreationMeta of a view of ``input`` (PyTorch's propagate_creation_meta): a default view of a view keeps
+    its base view's (a view of an unbind output may not be modified in place either), an inference-mode one
+    stays that, else the new view's own."""
+    prev = input._creation if input._base is not None else None
+    if new is None:
+        return prev
+    return prev if prev == "inference" else new
+
+
 def _view(input: Tensor, data: np.ndarray, node_cls, replay, inputs=None):
     """Make a view result: shares storage and version counter; remembers base and replay."""
     out, node = record(node_cls, data, input._dtype, inputs or (input,))
     out._version = input._version
     out._view_version = out._version[0]
-    out._creation = "inference" if mode.inference else (None if mode.enabled else "no_grad")
+    out._creation = propagate_creation(input, "inference" if mode.inference else (None if mode.enabled else "no_grad"))
     out._base = input._base if input._base is not None else input
     prev = input._view_fn
     out._view_fn = replay if prev is None else (lambda a, p=prev, r=replay: r(p(a)))
@@ -912,7 +922,7 @@ def _multi_view(input, pieces_keys, node_cls, d, sizes=None):
         o._zero = input._zero
         o._version = input._version
         o._view_version = o._version[0]
-        o._creation = "inference" if mode.inference else ("multi" if mode.enabled else "no_grad")
+        o._creation = propagate_creation(input, "inference" if mode.inference else ("multi" if mode.enabled else "no_grad"))
         o._base = base
         prev = input._view_fn
         o._view_fn = (lambda a, k=key: a[k]) if prev is None else (lambda a, p=prev, k=key: p(a)[k])

@@ -1,0 +1,20 @@
+# in-place elementwise forms as methods and torch.X_ functions, also on views (CopySlices), and their gradients
+x = torch.tensor([[0.3, -0.6, 0.9], [1.2, -0.4, 0.5]], requires_grad=True)
+h = x * 1
+torch.sin_(h[0])
+h[1].cos_()
+torch.abs_(h)
+h.add_(1).log_()
+h.mul_(2)
+torch.sigmoid_(h)
+print(h)
+print(h.grad_fn, h.grad_fn.next_functions)
+h.sum().backward()
+print(x.grad)
+g = x.detach().clone().requires_grad_()
+k = g * 1
+k.acos_() if False else k.atan_()
+k.eq_(0.5)
+print(k, k.grad_fn)
+k.sum().backward()
+print(g.grad)
