@@ -1452,6 +1452,83 @@ def _random_inplace(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     return None
 
 
+# --- ops added from docs/OPS_FREQUENCY.md (issue 18) -------------------------------------------------------------
+@template("scatter", "scatter_add")
+def _scatter(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    """x.scatter(dim, index, src | value) / scatter_add: an index no larger than x (and src) in every dim."""
+    if x.ndim == 0 or x.dtype == "bool" or 0 in x.shape:
+        return None
+    d = g.dim(x) % x.ndim
+    ishape = tuple(g.int(1, s) for s in x.shape)
+    n = int(np.prod(ishape))
+    idx = [g.int(0, x.shape[d] - 1) for _ in range(n)]
+    itext = f"torch.tensor({nested(idx, ishape)})"
+    if op == "scatter" and g.bool(0.35):
+        return g.call(op, x.name, [str(d), itext, lit(g.pick(NICE)) if x.floating else "1"], styles={"torch", "method"}), \
+            g.result(x.shape, x.dtype, [x])
+    # a src of the index's shape (a larger one fails the backward when it requires grad: also drawn, rarely)
+    sshape = ishape if g.bool(0.9) else x.shape
+    src = g.new_leaf(sshape, x.dtype if x.floating else None, rg=x.floating and g.bool(0.5)) if x.floating else None
+    if src is None:
+        return None
+    return g.call(op, x.name, [str(d), itext, src.name], styles={"torch", "method"}), g.result(x.shape, x.dtype, [x, src])
+
+
+@template("nan_to_num")
+def _nan_to_num(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    a = f"({x.name} / 0.0)" if x.floating and g.bool(0.4) else x.name
+    kw = {}
+    if g.bool(0.4):
+        kw["nan"] = lit(g.pick([0.5, -1.0]))
+    if g.bool(0.3):
+        kw["posinf"] = lit(g.pick([9.0, 1e5]))
+    if g.bool(0.3):
+        kw["neginf"] = lit(-9.0)
+    return g.call(op, a, [], kw), g.result(x.shape, x.dtype, [x])
+
+
+@template("normal")
+def _normal(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.floating and g.bool(0.5):
+        if g.bool(0.5):
+            return f"torch.normal({x.name}, {lit(g.pick(NICE_POS))})", g.result(x.shape, x.dtype, [x])
+        return f"torch.normal({lit(g.pick(NICE))}, {x.name}.abs())", g.result(x.shape, x.dtype, [x])
+    return f"torch.normal({lit(g.pick(NICE))}, {lit(g.pick(NICE_POS))}, {tuple_text(x.shape)})", \
+        Var("", x.shape, g.default)
+
+
+@template("cpu")
+def _cpu(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    g.used_ops.add(op)
+    g.emit(f"print({x.name}.cpu() is {x.name}, {x.name}.device, torch.cuda.is_available())")
+    return None
+
+
+@template("cuda")
+def _cuda(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    g.used_ops.add(op)
+    g.emit("try:")
+    g.emit(f"    {x.name}.cuda()" if g.bool(0.5) else f"    {x.name}.to('cuda')")
+    g.emit("except AssertionError as e:")
+    g.emit("    print('AssertionError', e)")
+    return None
+
+
+@template("untyped_storage", "data_ptr", "storage_offset", "is_set_to")
+def _storage(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    g.used_ops.add(op)
+    other = g.pick_var(lambda v: v.name != x.name) or x
+    if op == "untyped_storage":
+        g.emit(f"print({x.name}.untyped_storage().nbytes() == {x.name}.detach().untyped_storage().nbytes())")
+    elif op == "data_ptr":
+        g.emit(f"print({x.name}.data_ptr() == {other.name}.data_ptr(), {x.name}.data_ptr() == {x.name}.detach().data_ptr())")
+    elif op == "storage_offset":
+        g.emit(f"print({x.name}.storage_offset())")
+    else:
+        g.emit(f"print({x.name}.is_set_to({other.name}), {x.name}.is_set_to({x.name}))")
+    return None
+
+
 TEMPLATE_NAMES = sorted(TEMPLATES)
 
 #: in-place registry ops, written as statements by inplace_statement (not expressions)
@@ -1459,7 +1536,17 @@ INPLACE_STATEMENTS = frozenset({
     "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "zero_", "fill_", "copy_", "setitem", "masked_fill_",
     "neg_", "abs_", "exp_", "log_", "sqrt_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_",
     "sign_", "floor_", "ceil_", "round_", "trunc_", "square_", "rsqrt_", "expm1_", "log1p_", "frac_",
-    "clamp_min_", "clamp_max_"})
+    "clamp_min_", "clamp_max_",
+    # issue 18: the other in-place forms (unary ones join INPLACE_UNARY; the rest: more_inplace_statement)
+    "acos_", "asin_", "atan_", "cosh_", "sinh_", "tan_", "erf_", "exp2_", "log10_", "log2_", "sgn_", "absolute_",
+    "arccos_", "arcsin_", "arctan_", "negative_", "nan_to_num_",
+    "atan2_", "arctan2_", "hypot_", "remainder_", "true_divide_", "floor_divide_", "lerp_", "eq_", "ne_", "lt_",
+    "le_", "gt_", "ge_", "cumsum_", "cumprod_", "scatter_", "scatter_add_", "random_", "set_"})
+#: the torch.X_ function forms (gradcli.ops.inplace.TORCH_INPLACE)
+from gradcli.ops.inplace import TORCH_INPLACE  # noqa: E402
+MORE_INPLACE = ("atan2_", "arctan2_", "hypot_", "remainder_", "true_divide_", "floor_divide_", "lerp_", "eq_",
+                "ne_", "lt_", "le_", "gt_", "ge_", "cumsum_", "cumprod_", "scatter_", "scatter_add_", "random_",
+                "set_")
 
 
 # --------------------------------------------------------------------------------------------
@@ -1467,7 +1554,7 @@ INPLACE_STATEMENTS = frozenset({
 # --------------------------------------------------------------------------------------------
 INPLACE_UNARY = tuple(sorted(INPLACE_STATEMENTS - {"add_", "sub_", "mul_", "div_", "pow_", "clamp_", "fill_",
                                                     "copy_", "setitem", "masked_fill_", "clamp_min_",
-                                                    "clamp_max_"}))
+                                                    "clamp_max_"} - set(MORE_INPLACE)))
 INPLACE_BINARY = ("add_", "sub_", "mul_", "div_", "pow_")
 AUGMENTED = {"add_": "+=", "sub_": "-=", "mul_": "*=", "div_": "/=", "pow_": "**="}
 
@@ -1496,7 +1583,10 @@ def inplace_statement(g: Gen) -> None:
         if op in ("log_", "sqrt_", "reciprocal_", "rsqrt_", "log1p_") and g.bool(0.5):
             g.emit(f"{x.name}.abs_()")
             g.used_ops.add("abs_")
-        g.emit(f"{x.name}.{op}()" if op != "relu_" or g.bool(0.6) else f"torch.relu_({x.name})")
+        g.emit(f"torch.{op}({x.name})" if op in TORCH_INPLACE and g.bool(0.3) else f"{x.name}.{op}()")
+    elif r <= 5 and g.bool(0.2):
+        more_inplace_statement(g, x)
+        return
     elif r <= 5:
         op = g.pick(INPLACE_BINARY)
         y = g.operand(x)
@@ -1565,6 +1655,144 @@ def inplace_statement(g: Gen) -> None:
         g.emit(f"{x.name} {AUGMENTED[op]} {lit(g.scalar()) if x.floating else 2}")
     if x.rg:
         x.leaf = x.leaf and not g.grad_on
+
+
+def more_inplace_statement(g: Gen, x: Var) -> None:
+    """The in-place forms added in issue 18 (binary, comparisons, cumulative, scatter_, random_, set_) on ``x``."""
+    op = g.pick(MORE_INPLACE)
+    g.used_ops.add(op)
+    if op in ("atan2_", "arctan2_", "hypot_", "lerp_") and not x.floating:
+        return
+    if op in ("atan2_", "arctan2_", "hypot_", "remainder_", "true_divide_", "floor_divide_", "lerp_"):
+        y = g.operand(x)
+        if isinstance(y, Var) and (broadcast(x.shape, y.shape) != x.shape or promote(x.dtype, y.dtype) != x.dtype
+                                   or mixes_inexact(x, y) or (op in ("atan2_", "arctan2_", "hypot_") and not y.floating)):
+            y = g.new_leaf(x.shape, x.dtype, rg=False) if x.floating else 2
+        if op in ("atan2_", "arctan2_", "hypot_") and not isinstance(y, Var):
+            y = g.new_leaf(x.shape, x.dtype, rg=False)
+        if op == "true_divide_" and not x.floating:
+            return
+        ytext = y.name if isinstance(y, Var) else lit(y)
+        if op in ("remainder_", "floor_divide_", "true_divide_") and isinstance(y, Var):
+            ytext = f"({y.name}.abs() + 0.5)" if y.floating else f"({y.name}.abs() + 1)"
+        if op in ("remainder_", "floor_divide_") and not x.floating and not isinstance(y, Var) and y <= 0:
+            return
+        if op == "lerp_":
+            if not isinstance(y, Var):
+                return
+            g.emit(f"{x.name}.lerp_({ytext}, {lit(g.pick([0.25, 0.5]))})")
+        else:
+            g.emit(f"{x.name}.{op}({ytext})")
+        if isinstance(y, Var):
+            x.rg = x.rg or (y.rg and g.grad_on and op not in ("floor_divide_",))
+        x.inexact = x.inexact or x.dtype == "float32"
+    elif op in ("eq_", "ne_", "lt_", "le_", "gt_", "ge_"):
+        y = g.operand(x)
+        if isinstance(y, Var) and (broadcast(x.shape, y.shape) != x.shape or y.dtype == "bool"):
+            y = g.scalar()
+        g.emit(f"{x.name}.{op}({y.name if isinstance(y, Var) else lit(y)})")
+    elif op in ("cumsum_", "cumprod_"):
+        g.emit(f"{x.name}.{op}({g.dim(x)})")
+        x.inexact = x.inexact or x.dtype == "float32"
+    elif op in ("scatter_", "scatter_add_"):
+        if x.ndim == 0 or 0 in x.shape:
+            return
+        d = g.dim(x) % x.ndim
+        ishape = tuple(g.int(1, sz) for sz in x.shape)
+        idx = [g.int(0, x.shape[d] - 1) for _ in range(int(np.prod(ishape)))]
+        if op == "scatter_" and g.bool(0.5):
+            g.emit(f"{x.name}.scatter_({d}, torch.tensor({nested(idx, ishape)}), {lit(g.pick(NICE)) if x.floating else 1})")
+        else:
+            src = g.new_leaf(ishape, x.dtype if x.floating else None, rg=False) if x.floating else None
+            if src is None:
+                return
+            g.emit(f"{x.name}.{op}({d}, torch.tensor({nested(idx, ishape)}), {src.name})")
+    elif op == "random_":
+        g.emit(f"{x.name}.random_({g.pick(['', '5', '1, 4'])})")
+    else:  # set_
+        src = g.pick_var(lambda v: v.dtype == x.dtype and v.name != x.name)
+        if src is not None and g.bool(0.8):
+            g.emit(f"{x.name}.set_({src.name})")
+            x.shape = src.shape
+        else:
+            g.emit(f"{x.name}.set_()")
+            x.shape = (0,)
+    if x.rg:
+        x.leaf = x.leaf and not g.grad_on
+
+
+_VIEW_FN_CLASS = """class ViewFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, inp, mode):
+        if mode == 0:
+            return inp.clone()[:1]
+        if mode == 1:
+            v = inp.clone()[:1]
+            v += 2
+            return v
+        if mode == 2:
+            return inp
+        return inp.view(-1)
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad, None
+"""
+
+
+def _try(g: Gen, line: str) -> None:
+    """``line`` in try/except RuntimeError printing the caught message (PyTorch's, verbatim)."""
+    g.emit("try:")
+    g.emit("    " + line)
+    g.emit("except RuntimeError as e:")
+    g.emit("    print(e)")
+
+
+def view_inplace_statement(g: Gen) -> None:
+    """View + in-place (CreationMeta) patterns: the outputs of unbind / split / chunk, a view of one, or their
+    base changed in place; a view made under no_grad / inference_mode changed in place outside it (or its
+    base); a custom Function's view outputs changed in place or read after their base changed.  Each attempt is
+    caught and its message printed, then the views' grad_fn is read (also caught)."""
+    x = g.pick_var(lambda v: v.floating and v.ndim >= 1 and v.shape[0] >= 2 and not v.view and v.shape != (-1,))
+    if x is None:
+        return
+    b = g.new_name("vb")
+    g.emit(f"{b} = {x.name} * 1" if g.bool(0.7) else f"{b} = {x.name}.clone()")
+    kind = g.pick(["unbind", "split", "chunk", "no_grad", "inference_mode", "custom"])
+    if kind == "custom" and g.indent:
+        kind = "unbind"
+    views: list = []
+    if kind in ("unbind", "split", "chunk"):
+        a, c = g.new_name("vo"), g.new_name("vo")
+        call = {"unbind": f"{b}.unbind()", "split": f"{b}.split(1)", "chunk": f"{b}.chunk({x.shape[0]})"}[kind]
+        g.emit(f"{a}, {c} = {call}[:2]")
+        views = [a, c]
+    elif kind in ("no_grad", "inference_mode"):
+        a = g.new_name("vo")
+        g.emit(f"with torch.{kind}():")
+        g.emit(f"    {a} = {b}[0]" if g.bool(0.6) else f"    {a} = {b}.view(-1)")
+        views = [a]
+    else:
+        if "class ViewFn" not in "\n".join(g.lines):
+            for line in _VIEW_FN_CLASS.splitlines():
+                g.emit(line)
+        a = g.new_name("vo")
+        g.emit(f"{a} = ViewFn.apply({b}, {g.int(0, 3)})")
+        views = [a]
+    if views and g.bool(0.4):
+        w = g.new_name("vv")
+        g.emit(f"{w} = {views[0]}.view_as({views[0]})" if g.bool(0.5) else f"{w} = {views[0]}[..., :]")
+        views.append(w)
+    target = g.pick(views + [b])
+    op = g.pick(["mul_(2)", "add_(1.0)", "sin_()", "zero_()", "exp_()", "__setitem__"])
+    if op == "__setitem__":
+        _try(g, f"{target}[...] = 1.5")
+    else:
+        _try(g, f"{target}.{op}")
+    for v in views[: g.int(1, len(views))]:
+        _try(g, f"print({v}.grad_fn)")
+    if g.bool(0.3):
+        _try(g, f"{g.pick(views)}.sum().backward()")
 
 
 def print_statement(g: Gen) -> None:
@@ -1808,8 +2036,10 @@ def programs(draw: Callable) -> Program:
             flag_statement(g)
         elif r < 83:
             hook_statement(g)
-        elif r < 92:
+        elif r < 87:
             print_statement(g)
+        elif r < 93:
+            view_inplace_statement(g)
         else:
             g.new_leaf()
     if g.bool(0.8):

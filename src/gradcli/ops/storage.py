@@ -27,6 +27,7 @@ __all__ = ["UntypedStorage", "untyped_storage", "data_ptr", "storage_offset", "s
 
 _FAKE_BASE = 0x7F0000000000
 _addresses: dict = {}  # id(root array) -> (weakref(root), fake address)
+_next = [0]  # buffers numbered in order of first use (never reused: an id can be)
 
 
 def _root(a: np.ndarray) -> np.ndarray:
@@ -43,7 +44,8 @@ def _address(a: np.ndarray) -> int:
         if len(_addresses) > 100_000:
             for k in [k for k, (ref, _) in _addresses.items() if ref() is None]:
                 del _addresses[k]
-        entry = (weakref.ref(root), _FAKE_BASE + (len(_addresses) + 1) * (1 << 24))
+        _next[0] += 1
+        entry = (weakref.ref(root), _FAKE_BASE + _next[0] * (1 << 24))
         _addresses[id(root)] = entry
     offset = a.__array_interface__["data"][0] - root.__array_interface__["data"][0]
     return entry[1] + offset
