@@ -150,6 +150,7 @@ def torch_namespace() -> Namespace:
     members.update(legacy_constructors())
     members["utils"] = Namespace("torch.utils", {
         "checkpoint": Namespace("torch.utils.checkpoint", {}, {"checkpoint": ("checkpoint", "checkpoint")})})
+    members["optim"] = optim_namespace()
     return Namespace("torch", members)
 
 
@@ -223,6 +224,17 @@ def Variable(data: Any, requires_grad: bool = False, volatile: bool = False) -> 
     if requires_grad:
         out.requires_grad_(True)
     return out
+
+
+def optim_namespace() -> Namespace:
+    """A fresh ``torch.optim`` namespace (with ``torch.optim.lr_scheduler``); the classes of gradcli.optim are
+    imported at the first read."""
+    sched = Namespace("torch.optim.lr_scheduler", {}, {
+        name: ("optim.lr_scheduler", name) for name in ("LRScheduler", "StepLR", "ExponentialLR", "LambdaLR")})
+    modules = {"Optimizer": "optimizer", "SGD": "sgd", "Adam": "adam", "AdamW": "adam", "RMSprop": "rmsprop",
+               "Adagrad": "adagrad"}
+    return Namespace("torch.optim", {"lr_scheduler": sched},
+                     {name: (f"optim.{module}", name) for name, module in modules.items()})
 
 
 def functional_namespace() -> Namespace:

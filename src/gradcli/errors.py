@@ -33,6 +33,8 @@ __all__ = [
     "GradcliError",
     "ArgumentTypeError",
     "ArgumentIndexError",
+    "ValueErrorKind",
+    "KeyErrorKind",
     "ERROR_KINDS",
     "WARNING_KINDS",
     "error_class",
@@ -199,6 +201,20 @@ class ArgumentTypeError(TypeError):
 class ArgumentIndexError(IndexError):
     """PyTorch's IndexError (a dimension or index out of range), raised on purpose by the engine; kind
     ``index``.  A plain ``IndexError`` out of the engine's own code is a bug, as for :class:`ArgumentTypeError`."""
+
+
+class ValueErrorKind(RuntimeErrorKind, ValueError):
+    """PyTorch's ValueError raised on purpose by the engine (``Invalid learning rate: -1``, ``optimizer got an
+    empty parameter list``): kind ``runtime`` with PyTorch's message, and a ValueError by class (what
+    ``except ValueError`` would catch in PyTorch)."""
+
+
+class KeyErrorKind(RuntimeErrorKind, KeyError):
+    """PyTorch's KeyError raised on purpose by the engine (a state dict without ``param_groups``): kind
+    ``runtime``, a KeyError by class."""
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class InternalError(Exception):

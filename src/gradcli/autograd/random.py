@@ -323,96 +323,9 @@ class _Unbuilt:
 # exact floating-point helpers
 # --------------------------------------------------------------------------------------
 
-def _two_sum(a, b):
-    """s = fl(a + b) and the exact error a + b - s (Knuth)."""
-    s = a + b
-    bb = s - a
-    err = (a - (s - bb)) + (b - bb)
-    return s, err
-
-
-_SPLITTER = 134217729.0  # 2**27 + 1
-
-
-def _two_prod(a, b):
-    """p = fl(a * b) and the exact error a * b - p (Dekker / Veltkamp)."""
-    p = a * b
-    c = _SPLITTER * a
-    ah = c - (c - a)
-    al = a - ah
-    c = _SPLITTER * b
-    bh = c - (c - b)
-    bl = b - bh
-    err = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    return p, err
-
-
-def _round_to_odd(s, err):
-    """Turn the round-to-nearest sum ``s`` (exact value ``s + err``) into round-to-odd."""
-    s = np.array(s, dtype=_F64, copy=True)
-    err = np.asarray(err, dtype=_F64)
-    fix = (err != 0) & ((s.view(_U64) & _U64(1)) == 0)
-    if fix.any():
-        s[fix] = np.nextafter(s[fix], np.where(err[fix] > 0, np.inf, -np.inf))
-    return s
-
-
-def _fma64_exact_scalar(a: float, b: float, c: float) -> float:
-    from fractions import Fraction  # rare path; fractions imports decimal (start-up time)
-
-    return float(Fraction(a) * Fraction(b) + Fraction(c))
-
-
-def _fma64(a, b, c) -> np.ndarray:
-    """Correctly rounded ``a * b + c`` in float64, elementwise (a fused multiply-add).
-
-    Boldo & Melquiond's emulation: exact product and sum, the low parts added
-    with rounding to odd, one final rounding.  Elements where the error terms
-    could under/overflow are recomputed exactly with fractions.
-    """
-    a, b, c = np.broadcast_arrays(np.asarray(a, _F64), np.asarray(b, _F64), np.asarray(c, _F64))
-    with np.errstate(all="ignore"):
-        uh, ul = _two_prod(a, b)
-        th, tl = _two_sum(c, uh)
-        v, verr = _two_sum(tl, ul)
-        v = _round_to_odd(v, verr)
-        res = np.asarray(th + v, dtype=_F64)
-        finite_in = np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
-        risky = finite_in & ~(
-            np.isfinite(res)
-            & (np.abs(a) < 2.0 ** 995) & (np.abs(b) < 2.0 ** 995)
-            & ((uh == 0) | (np.abs(uh) > 2.0 ** -960))
-            & ((c == 0) | (np.abs(c) > 2.0 ** -960))
-        )
-        naive = ~finite_in
-        if naive.any():
-            res = np.where(naive, a * b + c, res)
-    if risky.any():
-        res = np.array(res, copy=True)
-        for i in zip(*np.nonzero(risky)):
-            try:
-                res[i] = _fma64_exact_scalar(float(a[i]), float(b[i]), float(c[i]))
-            except OverflowError:
-                res[i] = math.copysign(math.inf, float(a[i]) * float(b[i]) + float(c[i]))
-    return res
-
-
-def _fma_to_f32(a, b, c) -> np.ndarray:
-    """Correctly rounded float32 ``a * b + c`` for float32-valued a, b, c (``fmaf``).
-
-    The product is exact in float64; the sum is rounded to odd in float64, so
-    that the final rounding to float32 is correct (53 >= 2 * 24 + 2).
-    """
-    a64 = np.asarray(a, dtype=_F32).astype(_F64)
-    b64 = np.asarray(b, dtype=_F32).astype(_F64)
-    c64 = np.asarray(c, dtype=_F32).astype(_F64)
-    with np.errstate(all="ignore"):
-        p = a64 * b64
-        s, err = _two_sum(p, c64)
-        finite = np.isfinite(s)
-        err = np.where(finite, err, 0.0)
-        s = _round_to_odd(s, err)
-        return s.astype(_F32)
+# the error-free transformations and fused multiply-adds live in .fma (also used by ops that PyTorch
+# computes as one fused multiply-add); the names stay importable from here
+from .fma import fma64 as _fma64, fma_to_f32 as _fma_to_f32  # noqa: E402
 
 
 # --------------------------------------------------------------------------------------

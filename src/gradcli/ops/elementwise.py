@@ -13,6 +13,7 @@ import math
 import numpy as np
 
 from ..errors import ArgumentTypeError
+from ..autograd import fma as _fma
 from ..autograd import zerotensor as _zt
 from . import parallel as _parallel
 from ._core import Node, Tensor, dt, mode, record, record_with_number, result_dtype, saved, shape_error
@@ -122,6 +123,26 @@ def _check_alpha(op: str, alpha, dtype) -> None:
         raise _runtime_error("For integral input tensors, argument alpha must not be a floating point number.")
 
 
+_FMA_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _fma_alpha(input: Tensor, other: Tensor, alpha, dtype) -> np.ndarray:
+    """``input + alpha * other`` of two tensors as PyTorch's float kernel computes it: one fused multiply-add,
+    ``fma(other, alpha, input)``, rounded once in the op's dtype (both loops of add_kernel, measured:
+    autograd/fma.py); the operands are cast to that dtype first, as TensorIterator does."""
+    npd = dtype.np
+    a, b = input._data, other._data
+    if a.dtype != npd:
+        a = a.astype(npd)
+    if b.dtype != npd:
+        b = b.astype(npd)
+    try:
+        np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise shape_error(a.shape, b.shape) from None
+    return _fma.fma(b, npd.type(alpha), a, npd)
+
+
 def add(input, other, *, alpha=1):
     """input + alpha * other, with broadcasting and type promotion (AddBackward0).  Raises runtime for a float
     alpha with an integral result or a bool alpha with a non-bool one; TypeError for a non-number alpha."""
@@ -129,8 +150,11 @@ def add(input, other, *, alpha=1):
     _check_alpha("add", alpha, dtype)
     if not isinstance(input, Tensor):
         input, other = other, input
-    o = other if alpha == 1 else (other * alpha if isinstance(other, Tensor) else other * alpha)
-    data = _compute(np.add, input, o, dtype)
+    if alpha != 1 and type(other) is Tensor and dtype.np in _FMA_DTYPES:
+        data = _fma_alpha(input, other, alpha, dtype)
+    else:
+        o = other if alpha == 1 else (other * alpha if isinstance(other, Tensor) else other * alpha)
+        data = _compute(np.add, input, o, dtype)
     out, node = record(AddBackward0, data, dtype, (input, _t(other)))
     if node is not None:
         node.alpha = alpha
@@ -145,8 +169,11 @@ def sub(input, other, *, alpha=1):
     _check_alpha("sub", alpha, dtype)
     if input._dtype is dt.bool_ or isinstance(other, bool) or (isinstance(other, Tensor) and other._dtype is dt.bool_):
         raise _runtime_error("Subtraction, the `-` operator, with a bool tensor is not supported.")
-    o = other if alpha == 1 else other * alpha
-    data = _compute(np.subtract, input, o, dtype)
+    if alpha != 1 and type(other) is Tensor and dtype.np in _FMA_DTYPES:
+        data = _fma_alpha(input, other, -alpha, dtype)  # PyTorch's sub is add with -alpha
+    else:
+        o = other if alpha == 1 else other * alpha
+        data = _compute(np.subtract, input, o, dtype)
     out, node = record(SubBackward0, data, dtype, (input, _t(other)))
     if node is not None:
         node.alpha = alpha

@@ -14,6 +14,7 @@ import math
 
 import numpy as np
 
+from ..autograd import fma as _fma
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ._core import (
     Node,
@@ -640,7 +641,14 @@ def lerp(input, end, weight):
     w = wt._data if wt is not None else np.asarray(weight, dtype=a.dtype)
     with np.errstate(all="ignore"):
         diff = b - a
-        data = np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w)).astype(a.dtype, copy=False)
+        if a.dtype == np.float32 or a.dtype == np.float64:
+            # lerp_vec / the contracted scalar lerp: one fused multiply-add from the nearer end (autograd/fma.py)
+            if wt is None:
+                data = _fma.fma(w, diff, a, a.dtype) if abs(w) < 0.5 else _fma.fma(w - 1, diff, b, a.dtype)
+            else:
+                data = np.where(np.abs(w) < 0.5, _fma.fma(w, diff, a, a.dtype), _fma.fma(w - 1, diff, b, a.dtype))
+        else:
+            data = np.where(np.abs(w) < 0.5, a + w * diff, b - diff * (1 - w)).astype(a.dtype, copy=False)
     data = np.broadcast_to(data, shape).copy()
     if wt is None:
         out, node = record(LerpBackward0, data, input._dtype, (input, end))

@@ -1,0 +1,15 @@
+# Adagrad: the state (step, sum) exists from construction; lr_decay shrinks lr as 1 / (1 + (step - 1) * lr_decay)
+torch.manual_seed(9)
+a = torch.randn(4, requires_grad=True)
+b = torch.randn(4, requires_grad=True)
+opt1 = torch.optim.Adagrad([a])
+print(opt1.state[a])
+opt2 = torch.optim.Adagrad([b], lr=0.1, lr_decay=0.05, initial_accumulator_value=0.5, eps=1e-6, weight_decay=0.1)
+for i in range(5):
+    for opt, p in ((opt1, a), (opt2, b)):
+        opt.zero_grad()
+        (p ** 2 + p).sum().backward()
+        opt.step()
+print(a)
+print(b)
+print(opt2.state[b]["sum"], opt2.state[b]["step"])

@@ -1,0 +1,16 @@
+# LambdaLR: lr = initial_lr * lr_lambda(epoch), one function per group or one for all
+w = torch.tensor([1.0], requires_grad=True)
+v = torch.tensor([1.0], requires_grad=True)
+opt = torch.optim.Adam([{"params": [w]}, {"params": [v]}], lr=0.1)
+sched = torch.optim.lr_scheduler.LambdaLR(opt, lr_lambda=[lambda e: 0.5 ** e, lambda e: 1.0 / (e + 1)])
+for epoch in range(4):
+    (w ** 2 + v ** 2).sum().backward()
+    opt.step()
+    opt.zero_grad()
+    sched.step()
+    print(epoch, sched.get_last_lr())
+opt1 = torch.optim.SGD([w], lr=2.0)
+sched1 = torch.optim.lr_scheduler.LambdaLR(opt1, lambda epoch: epoch + 1)
+print(sched1.get_last_lr())
+print(sched1.state_dict())
+print(w, v)

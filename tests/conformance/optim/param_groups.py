@@ -1,0 +1,15 @@
+# param groups: a list of dicts, options per group over the defaults; add_param_group; print(opt) lists each group
+torch.manual_seed(10)
+w1 = torch.randn(3, requires_grad=True)
+w2 = torch.randn(3, requires_grad=True)
+w3 = torch.randn(2, requires_grad=True)
+opt = torch.optim.SGD([{"params": [w1]}, {"params": w2, "lr": 0.5, "momentum": 0.5}], lr=0.1)
+opt.add_param_group({"params": [w3], "weight_decay": 0.1})
+print(len(opt.param_groups), [g["lr"] for g in opt.param_groups])
+print(list(opt.param_groups[1].keys()))
+for i in range(3):
+    opt.zero_grad()
+    (w1.sum() * w2.sum() + (w3 ** 2).sum()).backward()
+    opt.step()
+print(w1, w2, w3)
+print(opt)

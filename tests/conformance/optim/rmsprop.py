@@ -1,0 +1,11 @@
+# RMSprop's defaults (alpha 0.99, eps 1e-8): square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
+torch.manual_seed(7)
+w = torch.randn(2, 4, requires_grad=True)
+opt = torch.optim.RMSprop([w])
+for i in range(5):
+    opt.zero_grad()
+    ((w - 1) ** 4).sum().backward()
+    opt.step()
+print(w)
+print(opt.state[w]["square_avg"])
+print(list(opt.state[w].keys()))

@@ -1,0 +1,10 @@
+# no warning when optimizer.step() comes first; a scheduler built after some steps watches only later ones
+w = torch.tensor([1.0], requires_grad=True)
+opt = torch.optim.SGD([w], lr=1.0)
+(w * 1).sum().backward()
+opt.step()
+sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+opt.step()
+sched.step()
+sched.step()
+print(sched.get_last_lr(), w)

@@ -1,0 +1,12 @@
+# SGD with nesterov momentum and weight decay (grad + wd * param, then grad + momentum * buf)
+torch.manual_seed(2)
+w = torch.randn(5, requires_grad=True)
+t = torch.randn(5)
+opt = torch.optim.SGD([w], lr=0.1, momentum=0.8, nesterov=True, weight_decay=0.01)
+for i in range(6):
+    opt.zero_grad()
+    loss = (w - t).abs().sum()
+    loss.backward()
+    opt.step()
+print(w)
+print(opt.state[w]["momentum_buffer"])

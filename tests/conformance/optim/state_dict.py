@@ -1,0 +1,21 @@
+# state_dict(): parameters numbered by position, the state dicts themselves; load_state_dict into a new optimizer
+torch.manual_seed(12)
+w = torch.randn(4, requires_grad=True)
+opt = torch.optim.SGD([w], lr=0.1, momentum=0.9)
+for i in range(2):
+    opt.zero_grad()
+    (w ** 3).sum().backward()
+    opt.step()
+sd = opt.state_dict()
+print(sd)
+print(sd["state"][0]["momentum_buffer"] is opt.state[w]["momentum_buffer"])
+v = w.detach().clone().requires_grad_()
+opt2 = torch.optim.SGD([v], lr=0.5)
+opt2.load_state_dict(sd)
+print(opt2.param_groups[0]["lr"], opt2.param_groups[0]["params"][0] is v)
+for o, p in ((opt, w), (opt2, v)):
+    o.zero_grad()
+    (p ** 3).sum().backward()
+    o.step()
+print(w)
+print(v)
