@@ -35,6 +35,7 @@ __all__ = [
     "ArgumentIndexError",
     "ValueErrorKind",
     "KeyErrorKind",
+    "python_errors",
     "ERROR_KINDS",
     "WARNING_KINDS",
     "error_class",
@@ -215,6 +216,36 @@ class KeyErrorKind(RuntimeErrorKind, KeyError):
 
     def __str__(self) -> str:
         return self.message
+
+
+def python_errors(fn: Callable) -> Callable:
+    """Run ``fn`` (engine code that works on a file's values) with Python's own errors reported as PyTorch's.
+
+    PyTorch's torch.optim and torch.utils.data are Python: a value a file gave (``lr`` a string, an int among
+    the params, a dataset without ``__len__``) fails there with Python's TypeError/AttributeError/... and its
+    message.  The same happens in gradcli's code, where it would count as an internal error; this maps it to
+    the kind PyTorch's exception has (TypeError ``type``, IndexError ``index``, the others ``runtime``) with
+    Python's message.  gradcli's own errors pass through unchanged."""
+    import functools
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except (GradcliError, ArgumentTypeError, ArgumentIndexError, StopIteration, RecursionError, MemoryError):
+            raise
+        except TypeError as e:
+            raise ArgumentTypeError(str(e)) from None
+        except IndexError as e:
+            raise ArgumentIndexError(str(e)) from None
+        except KeyError as e:
+            raise KeyErrorKind(f"KeyError: {e}") from None
+        except ValueError as e:
+            raise ValueErrorKind(str(e)) from None
+        except (AttributeError, ArithmeticError, NotImplementedError) as e:
+            raise RuntimeErrorKind(f"{type(e).__name__}: {e}") from None
+
+    return wrapper
 
 
 class InternalError(Exception):

@@ -25,7 +25,7 @@ from typing import Any, Callable, Optional
 from ..autograd import grad_mode
 from ..autograd.tensor import Tensor
 from ..errors import (
-    ArgumentIndexError, ArgumentTypeError, GradcliError, KeyErrorKind, ValueErrorKind, error_class, warn,
+    ArgumentIndexError, ArgumentTypeError, KeyErrorKind, ValueErrorKind, error_class, python_errors, warn,
 )
 
 __all__ = ["Optimizer", "OptimizerState", "required", "check_lt", "check_le", "typename", "getitem", "scalar",
@@ -100,36 +100,6 @@ def getitem(seq: Any, i: Any) -> Any:
         raise ArgumentIndexError(str(e)) from None
     except TypeError as e:
         raise ArgumentTypeError(str(e)) from None
-
-
-def python_errors(fn: Callable) -> Callable:
-    """Run ``fn`` with Python's own errors on a file's values reported as PyTorch reports them.
-
-    PyTorch's optimizers and schedulers are Python: a value a file put in a parameter group (``lr`` a string,
-    an int among the params) fails there with Python's TypeError/AttributeError/... and its message.  The
-    same happens here, in gradcli's code, which would make it an internal error; this maps it to the kind
-    PyTorch's exception has (TypeError ``type``, IndexError ``index``, the others ``runtime``) with Python's
-    message.  gradcli's own errors pass through unchanged."""
-    import functools
-
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        try:
-            return fn(*args, **kwargs)
-        except (GradcliError, ArgumentTypeError, ArgumentIndexError):
-            raise
-        except TypeError as e:
-            raise ArgumentTypeError(str(e)) from None
-        except IndexError as e:
-            raise ArgumentIndexError(str(e)) from None
-        except KeyError as e:
-            raise KeyErrorKind(f"KeyError: {e}") from None
-        except ValueError as e:
-            raise ValueErrorKind(str(e)) from None
-        except (AttributeError, ArithmeticError) as e:
-            raise error_class("runtime")(f"{type(e).__name__}: {e}") from None
-
-    return wrapper
 
 
 def grad_of(p: Any) -> Optional[Tensor]:
