@@ -149,7 +149,8 @@ def torch_namespace() -> Namespace:
     members["nn"] = nn_namespace(F)
     members.update(legacy_constructors())
     members["utils"] = Namespace("torch.utils", {
-        "checkpoint": Namespace("torch.utils.checkpoint", {}, {"checkpoint": ("checkpoint", "checkpoint")})})
+        "checkpoint": Namespace("torch.utils.checkpoint", {}, {"checkpoint": ("checkpoint", "checkpoint")}),
+        "data": data_namespace()})
     members["optim"] = optim_namespace()
     return Namespace("torch", members)
 
@@ -235,6 +236,15 @@ def optim_namespace() -> Namespace:
                "Adagrad": "adagrad"}
     return Namespace("torch.optim", {"lr_scheduler": sched},
                      {name: (f"optim.{module}", name) for name, module in modules.items()})
+
+
+def data_namespace() -> Namespace:
+    """A fresh ``torch.utils.data`` namespace; the classes of gradcli.data are imported at the first read."""
+    modules = {"Dataset": "dataset", "IterableDataset": "dataset", "TensorDataset": "dataset", "Subset": "dataset",
+               "ConcatDataset": "dataset", "random_split": "dataset", "DataLoader": "dataloader",
+               "Sampler": "sampler", "SequentialSampler": "sampler", "RandomSampler": "sampler",
+               "BatchSampler": "sampler", "default_collate": "collate", "default_convert": "collate"}
+    return Namespace("torch.utils.data", {}, {name: (f"data.{module}", name) for name, module in modules.items()})
 
 
 def functional_namespace() -> Namespace:

@@ -667,6 +667,24 @@ def _lerp(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     return g.call(op, x.name, [y.name, w]), g.result(shape, x.dtype, [x, y])
 
 
+@template("addcmul", "addcdiv")
+def _addc(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    """input + value * t1 * t2 (or / t2): three tensors of x's dtype that broadcast to x's shape."""
+    if not x.floating:
+        return None
+    t1 = g.new_leaf(g.compatible_shape(x.shape), x.dtype) if g.bool(0.5) else g.pick_var(
+        lambda v: v.dtype == x.dtype and broadcast(v.shape, x.shape) is not None)
+    if t1 is None:
+        return None
+    t2 = g.new_leaf(g.compatible_shape(x.shape), x.dtype)
+    shape = broadcast(broadcast(x.shape, t1.shape) or (), t2.shape)
+    if shape is None or broadcast(x.shape, t1.shape) is None:
+        return None
+    t2_text = f"({t2.name}.abs() + 0.5)" if op == "addcdiv" else t2.name
+    kw = {"value": lit(g.pick([0.5, -1.0, 2.0]))} if g.bool(0.6) else {}
+    return g.call(op, x.name, [t1.name, t2_text], kwargs=kw), g.result(shape, x.dtype, [x, t1, t2])
+
+
 @template("eq", "ne", "lt", "le", "gt", "ge")
 def _compare(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     y = g.operand(x) if x.dtype != "bool" else g.scalar()
@@ -1393,7 +1411,7 @@ def _convert(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
 
 @template("tensor", "as_tensor", "zeros", "ones", "empty", "full", "arange", "linspace", "eye", "zeros_like",
           "ones_like", "empty_like", "full_like", "randn", "rand", "randint", "randn_like", "rand_like",
-          "randint_like", "manual_seed")
+          "randint_like", "manual_seed", "randperm")
 def _create(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     g.used_ops.add(op)
     dt = x.dtype if x.dtype in FLOATS else g.default
@@ -1422,6 +1440,9 @@ def _create(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     dims = ", ".join(map(str, shape))
     if op == "randint":
         return f"torch.randint(0, 5, ({dims}{',' if len(shape) == 1 else ''}))", Var("", shape, "int64")
+    if op == "randperm":
+        n = g.int(0, 6)
+        return f"torch.randperm({n})", Var("", (n,), "int64")
     if op in ("randn", "rand"):
         return f"torch.{op}({dims}{', ' if dims else ''}dtype=torch.{dt})", Var("", shape, dt)
     if op in ("zeros", "ones", "empty"):
@@ -1536,7 +1557,7 @@ INPLACE_STATEMENTS = frozenset({
     "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "zero_", "fill_", "copy_", "setitem", "masked_fill_",
     "neg_", "abs_", "exp_", "log_", "sqrt_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_",
     "sign_", "floor_", "ceil_", "round_", "trunc_", "square_", "rsqrt_", "expm1_", "log1p_", "frac_",
-    "clamp_min_", "clamp_max_",
+    "clamp_min_", "clamp_max_", "addcmul_", "addcdiv_",
     # issue 18: the other in-place forms (unary ones join INPLACE_UNARY; the rest: more_inplace_statement)
     "acos_", "asin_", "atan_", "cosh_", "sinh_", "tan_", "erf_", "exp2_", "log10_", "log2_", "sgn_", "absolute_",
     "arccos_", "arcsin_", "arctan_", "negative_", "nan_to_num_",
@@ -1554,7 +1575,7 @@ MORE_INPLACE = ("atan2_", "arctan2_", "hypot_", "remainder_", "true_divide_", "f
 # --------------------------------------------------------------------------------------------
 INPLACE_UNARY = tuple(sorted(INPLACE_STATEMENTS - {"add_", "sub_", "mul_", "div_", "pow_", "clamp_", "fill_",
                                                     "copy_", "setitem", "masked_fill_", "clamp_min_",
-                                                    "clamp_max_"} - set(MORE_INPLACE)))
+                                                    "clamp_max_", "addcmul_", "addcdiv_"} - set(MORE_INPLACE)))
 INPLACE_BINARY = ("add_", "sub_", "mul_", "div_", "pow_")
 AUGMENTED = {"add_": "+=", "sub_": "-=", "mul_": "*=", "div_": "/=", "pow_": "**="}
 
@@ -1629,6 +1650,21 @@ def inplace_statement(g: Gen) -> None:
             target = g.pick([f"{x.name}[{i}]", f"{x.name}[{x.name} > 0]" if x.floating else f"{x.name}[{i}]",
                              f"{x.name}[..., 0]", f"{x.name}[:{g.int(0, x.shape[0])}]"])
             g.emit(f"{target} = {val}")
+    elif r == 7 and x.floating and g.bool(0.3):
+        op = g.pick(["addcmul_", "addcdiv_", "lerp_"])
+        src = g.pick_var(lambda v: v.dtype == x.dtype and broadcast(v.shape, x.shape) == x.shape
+                         and not mixes_inexact(v, x))
+        if src is None:
+            src = g.new_leaf(x.shape, x.dtype)
+        g.used_ops.add(op)
+        if op == "lerp_":
+            g.emit(f"{x.name}.lerp_({src.name}, {lit(g.pick([0.1, 0.5, 0.9]))})")
+        elif op == "addcmul_":
+            g.emit(f"{x.name}.addcmul_({src.name}, {src.name}, value={lit(g.pick([0.5, -1.0]))})")
+        else:
+            g.emit(f"{x.name}.addcdiv_({src.name}, ({src.name}.abs() + 0.5), value={lit(g.pick([0.5, -1.0]))})")
+        x.inexact = x.inexact or x.dtype == "float32" or src.inexact
+        x.rg = x.rg or (src.rg and g.grad_on)
     elif r == 7:
         op = g.pick(["fill_", "clamp_", "clamp_min_", "clamp_max_", "masked_fill_", "copy_"])
         g.used_ops.add(op)

@@ -975,6 +975,29 @@ class Generator:
             return vals.astype(_F32).astype(np.float16).reshape(shape)
         return vals.astype(np.dtype(name)).reshape(shape)
 
+    def random_int64(self) -> int:
+        """``torch.empty((), dtype=torch.int64).random_()``: one 64-bit draw modulo 2**63
+        (``uniform_int_distribution<int64_t>``: ``random64() % (INT64_MAX + 1)``) -- how DataLoader and
+        RandomSampler take a seed from the stream."""
+        return int(self._random64(1)[0] % _U64(1 << 63))
+
+    def randperm(self, n: int) -> np.ndarray:
+        """``torch.randperm(n)`` (int64): PyTorch's CPU ``randperm_cpu`` for ``n < 2**32 / 20``, a Fisher-Yates
+        shuffle of ``arange(n)`` swapping ``i`` with ``i + random() % (n - i)`` for ``i < n - 1``: one 32-bit
+        word per position (n - 1 words)."""
+        n = int(n)
+        if n < 0:
+            raise _error(f"n must be non-negative, got{n}")
+        if n >= (1 << 32) // 20:
+            raise _error(f"randperm of n >= {(1 << 32) // 20} is not supported by gradcli", "unsupported")
+        r = list(range(n))
+        if n > 1:
+            words = self._raw(n - 1).tolist()
+            for i in range(n - 1):
+                z = i + words[i] % (n - i)
+                r[i], r[z] = r[z], r[i]
+        return np.array(r, dtype=_I64)
+
     def normal_(self, out: np.ndarray, mean: float = 0.0, std: float = 1.0) -> None:
         """``out.normal_(mean, std)``: fill ``out`` in place, as PyTorch's ``normal_kernel``."""
         name = _dtype_name(out.dtype)

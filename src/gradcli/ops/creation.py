@@ -346,6 +346,25 @@ def randint(low, high=None, size=None, *, dtype=None, generator=None, device=Non
     return _finish(np.asarray(data).astype(d.np), d, requires_grad)
 
 
+def randperm(n, *, generator=None, dtype=None, device=None, requires_grad: bool = False, layout=None,
+             pin_memory=False):
+    """torch.randperm(n): a random permutation of 0..n-1 (int64 by default), drawn as PyTorch's CPU randperm
+    (autograd/random.py ``Generator.randperm``: n - 1 words of the stream).  TypeError for a non-int n;
+    PyTorch's runtime errors for a negative n and for a dtype too small to hold n - 1."""
+    if isinstance(n, bool) or not hasattr(n, "__index__") or isinstance(n, Tensor):
+        raise ArgumentTypeError(f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+    n = int(n)
+    if n < 0:
+        raise error_class("runtime")(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    d = _dtype(dtype, dt.int64)
+    if n > 0 and d.category < 2 and d is not dt.int64:
+        hi = {"bool": 1, "uint8": 255, "int8": 127, "int16": 32767, "int32": 2 ** 31 - 1}.get(d.name)
+        if hi is not None and n - 1 > hi:
+            cpp = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int32_t"}
+            raise error_class("runtime")(f"value cannot be converted to type {cpp[d.name]} without overflow")
+    return _finish(_gen(generator).randperm(n).astype(d.np), d, requires_grad)
+
+
 def _strided_like(input, dtype) -> "np.ndarray | None":
     """An uninitialised array with input's strides when input is dense, non-overlapping and not contiguous,
     as PyTorch's empty_like (preserve_format) makes it; None when the result is simply contiguous."""
@@ -506,6 +525,7 @@ register("full_like", full_like, "creation", methods=())
 register("randn", randn, "random", methods=())
 register("rand", rand, "random", methods=())
 register("randint", randint, "random", methods=())
+register("randperm", randperm, "random", methods=())
 register("randn_like", randn_like, "random", methods=())
 register("rand_like", rand_like, "random", methods=())
 register("randint_like", randint_like, "random", methods=())
