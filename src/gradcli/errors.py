@@ -206,13 +206,22 @@ class ArgumentIndexError(IndexError):
 
 class ValueErrorKind(RuntimeErrorKind, ValueError):
     """PyTorch's ValueError raised on purpose by the engine (``Invalid learning rate: -1``, ``optimizer got an
-    empty parameter list``): kind ``runtime`` with PyTorch's message, and a ValueError by class (what
-    ``except ValueError`` would catch in PyTorch)."""
+    empty parameter list``): kind ``runtime`` with PyTorch's message; a file's ``except ValueError`` catches it
+    (``torch_type``)."""
+
+    torch_type = ValueError
 
 
 class KeyErrorKind(RuntimeErrorKind, KeyError):
-    """PyTorch's KeyError raised on purpose by the engine (a state dict without ``param_groups``): kind
-    ``runtime``, a KeyError by class."""
+    """PyTorch's KeyError for a missing ``key`` raised on purpose by the engine (a parameter group without
+    ``params``): kind ``runtime``, message ``KeyError: 'params'``; caught as a KeyError whose ``str(e)`` is
+    ``repr(key)``, as Python's."""
+
+    torch_type = KeyError
+
+    def __init__(self, key: object, hint: Optional[str] = None) -> None:
+        super().__init__(f"KeyError: {key!r}", hint, torch_message=repr(key))
+        self.torch_args = (key,)
 
     def __str__(self) -> str:
         return self.message
@@ -239,11 +248,11 @@ def python_errors(fn: Callable) -> Callable:
         except IndexError as e:
             raise ArgumentIndexError(str(e)) from None
         except KeyError as e:
-            raise KeyErrorKind(f"KeyError: {e}") from None
+            raise KeyErrorKind(e.args[0] if e.args else None) from None
         except ValueError as e:
             raise ValueErrorKind(str(e)) from None
         except (AttributeError, ArithmeticError, NotImplementedError) as e:
-            raise RuntimeErrorKind(f"{type(e).__name__}: {e}") from None
+            raise RuntimeErrorKind(f"{type(e).__name__}: {e}", torch_type=type(e), torch_message=str(e)) from None
 
     return wrapper
 

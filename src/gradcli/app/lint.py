@@ -1442,6 +1442,8 @@ class Linter:
         if not ctx["backwards"]:
             return
         zeroed = _zeroed_names(loop)
+        if zeroed is None:  # zero_grad() (or a loop over parameters) resets every gradient each pass
+            return
         for call, leaves in ctx["backwards"][:1]:
             names = []
             for t in leaves:

@@ -26,7 +26,8 @@ class Dataset:
     _gradcli_public: frozenset = frozenset()
 
     def __getitem__(self, index):
-        raise error_class("runtime")("Subclasses of Dataset should implement __getitem__.")
+        raise error_class("runtime")("Subclasses of Dataset should implement __getitem__.",
+                                     torch_type=NotImplementedError)
 
     def __add__(self, other):
         return ConcatDataset([self, other])

@@ -201,7 +201,8 @@ class LambdaLR(LRScheduler):
     def __init__(self, optimizer: Any, lr_lambda: Callable | list, last_epoch: int = -1) -> None:
         self.optimizer = optimizer
         if not isinstance(optimizer, Optimizer):  # PyTorch reads optimizer.param_groups first (AttributeError)
-            raise error_class("runtime")(f"'{type_name(optimizer)}' object has no attribute 'param_groups'")
+            raise error_class("runtime")(f"'{type_name(optimizer)}' object has no attribute 'param_groups'",
+                                         torch_type=AttributeError)
         if not isinstance(lr_lambda, (list, tuple)):
             self.lr_lambdas = [lr_lambda] * len(optimizer.param_groups)
         else:

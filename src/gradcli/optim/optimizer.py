@@ -106,7 +106,7 @@ def grad_of(p: Any) -> Optional[Tensor]:
     """``p.grad`` of a parameter-group entry; PyTorch's AttributeError text (kind ``runtime``) for a non-tensor
     a file put there."""
     if not isinstance(p, Tensor):
-        raise error_class("runtime")(f"'{type_name(p)}' object has no attribute 'grad'")
+        raise error_class("runtime")(f"'{type_name(p)}' object has no attribute 'grad'", torch_type=AttributeError)
     return p._grad
 
 
@@ -208,7 +208,7 @@ class Optimizer:
         if not isinstance(param_group, dict):
             raise ArgumentTypeError(f"param_group must be a dict, but got {type(param_group)}")
         if "params" not in param_group:
-            raise KeyErrorKind("KeyError: 'params'")
+            raise KeyErrorKind("params")
         params = param_group["params"]
         if isinstance(params, Tensor):
             param_group["params"] = [params]
@@ -336,7 +336,7 @@ class Optimizer:
         state_dict = dict(state_dict)
         for key in ("param_groups", "state"):
             if key not in state_dict:
-                raise KeyErrorKind(f"KeyError: '{key}'")
+                raise KeyErrorKind(key)
         groups = self.param_groups
         saved_groups = _deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
