@@ -16,6 +16,7 @@ import numpy as np
 from .errors import ArgumentTypeError
 from .autograd import dtypes as dt
 from .autograd import anomaly, engine, grad_mode
+from .autograd import random as _random
 from .autograd.tensor import Size, Tensor
 from .ops import registry
 
@@ -126,6 +127,7 @@ def torch_namespace() -> Namespace:
 
     members["device"] = _device.device
     members["cuda"] = Namespace("torch.cuda", _device.cuda_namespace_members())
+    members["Generator"] = _random.TorchGenerator
     for name in ("is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"):
         members[name] = getattr(anomaly, name)
     autograd_members: dict[str, Any] = {

@@ -60,3 +60,14 @@ def test_an_explicit_generator_leaves_the_default_stream_alone():
     sampler = data.RandomSampler(list(range(8)), generator=g)
     assert sorted(iter(sampler)) == list(range(8))
     assert R.default_generator.get_state()[2] == before[2]
+
+
+def test_torch_generator_is_a_cpu_generator():
+    g = torch.Generator()
+    assert g.initial_seed() == R.DEFAULT_SEED and str(g.device) == "cpu"
+    assert g.manual_seed(42) is g and g.initial_seed() == 42
+    with pytest.raises(Exception) as e:
+        torch.Generator("cuda")
+    assert e.value.kind == "runtime" and "Cannot get CUDA generator" in str(e.value)
+    with pytest.raises(Exception, match="Cannot access accelerator device"):
+        torch.Generator(5)

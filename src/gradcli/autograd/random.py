@@ -1220,6 +1220,37 @@ def _fmt(v: float) -> str:
     return repr(int(v)) if float(v).is_integer() and abs(v) < 1e16 else repr(v)
 
 
+class TorchGenerator(Generator):
+    """``torch.Generator(device='cpu')`` as a file builds it: a CPU generator with PyTorch's default seed
+    (``manual_seed`` returns it, so ``torch.Generator().manual_seed(42)`` works; ``initial_seed``, ``device``).
+    Another device is PyTorch's RuntimeError on a CPU-only build."""
+
+    _gradcli_public = frozenset({"manual_seed", "initial_seed", "device"})
+    _gradcli_type_name = "Generator"
+
+    def __init__(self, device: object = "cpu") -> None:
+        text = getattr(device, "type", device)
+        if text != "cpu":
+            if text == "cuda":
+                raise _error("Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend "
+                             "into two shared libraries: a CPU library and a CUDA library; this error has "
+                             "occurred because you are trying to use some CUDA functionality, but the CUDA "
+                             "library has not been loaded by the dynamic linker for some reason.  The CUDA "
+                             "library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA "
+                             "library! One common culprit is a lack of -Wl,--no-as-needed in your link "
+                             "arguments; many dynamic linkers will delete dynamic library dependencies if you "
+                             "don't depend on any of their symbols.  You can check if this has occurred by using "
+                             "ldd on your binary to see if there is a dependency on *_cuda.so library.")
+            raise _error("Cannot access accelerator device when none is available.")
+        super().__init__(DEFAULT_SEED)
+
+    @property
+    def device(self):
+        from .tensor import _CPU  # the one cpu device object tensors report
+
+        return _CPU
+
+
 #: The generator behind ``torch.manual_seed`` / ``torch.randn`` ...; gradcli seeds it from
 #: ``--seed`` (default 0) before running a file, so runs are repeatable.
 default_generator = Generator(0)

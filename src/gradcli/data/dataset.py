@@ -24,6 +24,7 @@ class Dataset:
     ``__getitem__`` (the base's raises NotImplementedError, kind ``runtime``) and usually ``__len__``."""
 
     _gradcli_public: frozenset = frozenset()
+    _gradcli_subclassable = True  # a file's class D(Dataset) / D(IterableDataset) derives from it (lang/)
 
     def __getitem__(self, index):
         raise error_class("runtime")("Subclasses of Dataset should implement __getitem__.",

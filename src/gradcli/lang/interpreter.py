@@ -656,6 +656,7 @@ class Compiler:
                             refill()
                         G[name] = v
                         r = body(fr)
+                        P.loc = loc  # the next item is fetched at the for line (a DataLoader's batch, its warnings)
                         if r is not None:
                             if r is BREAK:
                                 return None
@@ -682,6 +683,7 @@ class Compiler:
                             refill()
                         fr[idx] = v
                         r = body(fr)
+                        P.loc = loc  # the next item is fetched at the for line (a DataLoader's batch, its warnings)
                         if r is not None:
                             if r is BREAK:
                                 return None
@@ -707,6 +709,7 @@ class Compiler:
                         refill()
                     store(fr, v)
                     r = body(fr)
+                    P.loc = loc  # the next item is fetched at the for line (a DataLoader's batch, its warnings)
                     if r is not None:
                         if r is BREAK:
                             return None
