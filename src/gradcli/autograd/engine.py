@@ -132,7 +132,10 @@ def _as_list(x) -> list:
         return [x]
     if x is None:
         return []
-    return list(x)
+    try:
+        return list(x)
+    except TypeError as e:  # PyTorch's tuple(outputs): "'int' object is not iterable" (kind type)
+        raise ArgumentTypeError(str(e)) from None
 
 
 def _shape_str(shape) -> str:
