@@ -209,3 +209,13 @@ def test_builtins_as_collate_fn_are_harmless(tmp_path, monkeypatch):
     r = run(SETUP + "for b in torch.utils.data.DataLoader([1, 2, 3], batch_size=2, collate_fn=len):\n    print(b)\n")
     assert r.ok and r.stdout == "2\n1\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_batches_are_made_at_the_for_line():
+    """The interpreter fetches each item at the for statement's line: a batch's provenance (why, warnings)
+    is the loop line, not the last statement of the previous pass."""
+    r = run("loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.ones(4, 2)), "
+            "batch_size=2)\nwith torch.no_grad():\n    for (xb,) in loader:\n        y = xb * 2\n        z = y + 1\n")
+    assert r.ok
+    made = getattr(dict(r.tensors)["xb"], "_nograd", None)  # where a tensor made with grad off was made
+    assert made is not None and made[0] == 3

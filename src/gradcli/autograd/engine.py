@@ -159,6 +159,8 @@ def _make_grads(outputs: list, grads: list, is_grads_batched: bool = False) -> l
                     f"output[{i}] has a shape of {_shape_str(o._data.shape)}.",
                     "Pass a gradient with exactly the output's shape (e.g. torch.ones_like(output)).",
                 )
+            if g._dtype is not o._dtype and not g._zero:
+                g = g.to(o._dtype)  # the engine's validate_outputs casts a root's gradient to the root's dtype
             out.append(g)
         elif g is None:
             if o.requires_grad:

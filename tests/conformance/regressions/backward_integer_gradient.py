@@ -1,0 +1,12 @@
+# backward(gradient) with an integer gradient of a float root: cast to the root's dtype, as PyTorch's engine (fuzz finding, test_fuzz_share seed 1001 #229: nll_loss's backward failed inside numpy)
+x = torch.randn(5, 4, requires_grad=True)
+t = torch.tensor([0, 3, 1, 1, 2])
+w = torch.tensor([1.0, 0.0, 2.0, 0.5])
+F.nll_loss(x, t, weight=w, reduction="sum").backward(torch.tensor(0))
+print(x.grad)
+x.grad = None
+(x * 2).sum().backward(torch.tensor(3))
+print(x.grad.dtype, x.grad[0])
+y = torch.ones(2, dtype=torch.float64, requires_grad=True)
+(y * 1.5).backward(torch.tensor([1, 2]))
+print(y.grad)
