@@ -117,6 +117,9 @@ WORKLOADS: tuple[Workload, ...] = (
     Workload("randn_4m", "RNG: manual_seed(0); randn(4_000_000) + backward", (
         Target("engine", "ratio", 2.0, "engine <= 2.0x"),
     )),
+    Workload("train_adam", "training loop: MLP 64-128-10, CrossEntropyLoss, Adam, DataLoader(shuffle), 500 steps", (
+        Target("engine", "ratio", 1.0, "engine <= 1.0x (issue 17)"),
+    )),
 )
 
 #: nodes of the 1M workload's graph (for the garbage-per-node target)
