@@ -26,7 +26,7 @@ from ._core import Node, Tensor, broadcast_shapes, dt, record, result_dtype, sav
 from .inplace import apply_inplace, _dispatches
 from .registry import register
 
-__all__ = ["addcmul", "addcdiv", "addcmul_", "addcdiv_", "lerp_"]
+__all__ = ["addcmul", "addcdiv", "addcmul_", "addcdiv_"]  # lerp_: ops/inplace.py
 
 _FMA_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
 
@@ -132,13 +132,6 @@ def addcdiv_(self, tensor1, tensor2, *, value=1):
                          autograd_inputs=_dispatches(tensor1, False) or _dispatches(tensor2, False))
 
 
-def lerp_(self, end, weight):
-    """In-place lerp (LerpBackward0 / LerpBackward1): ``self += weight * (end - self)``, computed as
-    :func:`gradcli.ops.misc.lerp`; end must have self's dtype and broadcast to self's shape."""
-    return apply_inplace(self, lambda old: old.lerp(end, weight),
-                         autograd_inputs=_dispatches(end, False) or _dispatches(weight, False))
-
-
 def _f64(*shape, lo=-1.0, hi=1.0, seed=0):
     rng = np.random.default_rng(seed + 7 * len(shape) + sum(shape))
     t = Tensor._from_data(rng.uniform(lo, hi, size=shape), dt.float64)
@@ -152,4 +145,3 @@ register("addcdiv", addcdiv, "pointwise", nodes=("AddcdivBackward0",), formula=A
          sample=lambda: ((_f64(2, 3), _f64(3, seed=1), _f64(2, 3, lo=0.5, hi=2.0, seed=2)), {"value": -1.5}))
 register("addcmul_", addcmul_, "inplace", torch=(), nodes=("AddcmulBackward0",), formula="as addcmul")
 register("addcdiv_", addcdiv_, "inplace", torch=(), nodes=("AddcdivBackward0",), formula="as addcdiv")
-register("lerp_", lerp_, "inplace", torch=(), nodes=("LerpBackward0", "LerpBackward1"), formula="as lerp")
