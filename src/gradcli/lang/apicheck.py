@@ -123,7 +123,9 @@ def _tensor_ops() -> frozenset:
     from ..ops.registry import REGISTRY
 
     always = {"creation", "random", "elementwise", "linalg", "misc", "comparison", "logic", "nn", "conversion"}
-    several = {"split", "chunk", "unbind", "max", "min", "sort", "topk", "manual_seed", "type", "tolist"}
+    several = {"split", "chunk", "unbind", "max", "min", "sort", "topk", "manual_seed", "type", "tolist",
+               # conversions that give no tensor: a storage, an address, an offset, a bool
+               "untyped_storage", "data_ptr", "storage_offset", "is_set_to"}
     out = {"detach", "clone", "contiguous", "view", "view_as", "expand", "expand_as", "repeat"}
     for op in REGISTRY.values():
         if op.group in always or op.group in ("shape", "reduction"):

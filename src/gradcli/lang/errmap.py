@@ -44,7 +44,7 @@ from ..errors import ArgumentIndexError, ArgumentTypeError, GradcliError, error_
 __all__ = ["fix", "convert", "python_kind", "raised_in_engine", "diagnose_call", "fix_call"]
 
 _DELIBERATE = (ArgumentTypeError, ArgumentIndexError)
-_RUNTIME_TYPES = (ArithmeticError, ValueError, LookupError, AttributeError, RuntimeError, UnicodeError)
+_RUNTIME_TYPES = (ArithmeticError, ValueError, LookupError, AttributeError, RuntimeError, UnicodeError, StopIteration)
 
 
 def raised_in_engine(exc: BaseException) -> bool:

@@ -92,7 +92,7 @@ ALLOWED_MODULES = frozenset({
 #: what to use instead of a module the language has no place for (the hint of the refusal)
 _IMPORT_HINTS = {
     "numpy": "gradcli has no numpy: use torch.tensor(...) for np.array(...), and the torch function of the "
-             "same name (torch.zeros, torch.exp, torch.matmul ...) for np.X",
+             "same name (torch.zeros, torch.exp, torch.matmul and so on) for np.X",
     "math": "use math.NAME after `import math`, or torch's function of the same name",
     "random": "use torch.rand / torch.randn / torch.randint (seeded by torch.manual_seed) for random numbers",
     "os": "files, processes and the environment are outside gradcli's sandbox: delete the import",

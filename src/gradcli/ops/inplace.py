@@ -499,11 +499,32 @@ def clamp_max_(self, max):
                          src=max, autograd_inputs=_dispatches(max, False))
 
 
-def _unary_inplace(name):
+#: the in-place forms whose out-of-place op takes arguments besides the tensor
+_UNARY_WITH_ARGS = frozenset({"nan_to_num", "cumsum", "cumprod", "round"})  # round_(decimals=)
+
+
+def _unary_inplace(name, method=None):
+    method = method or name + "_"
+
     def fn(self, *args, **kwargs):
+        if name not in _UNARY_WITH_ARGS:
+            # PyTorch's argument parser (TensorBase.exp_(1): a TypeError, kind type, before anything runs)
+            if kwargs:
+                raise ArgumentTypeError(f"TensorBase.{method}() takes no keyword arguments")
+            if args:
+                raise ArgumentTypeError(f"TensorBase.{method}() takes no arguments ({len(args)} given)")
+        else:
+            import inspect
+
+            try:
+                inspect.signature(getattr(Tensor, name)).bind(self, *args, **kwargs)
+            except TypeError as e:  # the out-of-place op's own parameters decide (cumsum_(): "dim" missing)
+                raise ArgumentTypeError(f"{method}(): {e}") from None
+            except ValueError:  # pragma: no cover - a builtin without a signature: the op checks itself
+                pass
         return apply_inplace(self, lambda old: getattr(old, name)(*args, **kwargs))
 
-    fn.__name__ = name + "_"
+    fn.__name__ = method
     fn.__doc__ = (f"Tensor.{name}_(): {name} written into the tensor, with the out-of-place op's grad_fn (PyTorch's "
                   "in-place forms share their derivative formula); leaf_inplace on a leaf that requires grad.")
     return fn
@@ -961,7 +982,8 @@ _UNARY_INPLACE = {n: n for n in (
     "tan", "erf", "exp2", "log10", "log2", "sgn", "nan_to_num")}
 _UNARY_INPLACE.update({"absolute": "abs", "arccos": "acos", "arcsin": "asin", "arctan": "atan", "negative": "neg"})
 for _n, _base in _UNARY_INPLACE.items():
-    register(_n + "_", _unary_inplace(_base), "inplace", torch=(_n + "_",) if _n + "_" in TORCH_INPLACE else (),
+    register(_n + "_", _unary_inplace(_base, _n + "_"), "inplace",
+             torch=(_n + "_",) if _n + "_" in TORCH_INPLACE else (),
              formula=f"as {_base}")
     if _n + "_" in TORCH_INPLACE:
         REGISTRY[_n + "_"].extra["torch_fn"] = torch_inplace(_n + "_")
@@ -994,6 +1016,7 @@ def _logical_inplace(name: str):
             raise ArgumentTypeError("TensorBase.logical_not_() takes no keyword arguments")
         if name == "logical_not" and args:
             raise ArgumentTypeError(f"TensorBase.logical_not_() takes no arguments ({len(args)} given)")
+        positional_other = bool(args)
         if "other" in kwargs and not args:
             args = (kwargs.pop("other"),)
         if kwargs and args:
@@ -1002,6 +1025,10 @@ def _logical_inplace(name: str):
             raise ArgumentTypeError(f'{name}_() missing 1 required positional arguments: "other"')
         if name != "logical_not" and len(args) > 1:
             raise ArgumentTypeError(f"{name}_() takes 1 positional argument but {len(args)} were given")
+        if name != "logical_not" and not isinstance(args[0], Tensor):
+            where = "" if positional_other is False else " (position 1)"
+            raise ArgumentTypeError(f"{name}_(): argument 'other'{where} must be Tensor, not "
+                                    f"{getattr(type(args[0]), '_gradcli_type_name', type(args[0]).__name__)}")
 
         def compute(old):
             with no_grad():
