@@ -28,7 +28,7 @@ def test_every_workload_file_exists_and_validates(bench):
     from gradcli.lang.run import prepare
 
     names = [w.name for w in bench.WORKLOADS]
-    assert len(names) == 8 and len(set(names)) == 8
+    assert len(names) == 9 and len(set(names)) == 9  # issue 9's eight and issue 17's train_adam
     for w in bench.WORKLOADS:
         prepare(w.path.read_bytes(), str(w.path))  # raises on a syntax/unsupported/limit problem
 
