@@ -408,6 +408,10 @@ V2_ATTEMPTS = {
     ),
     "module_holds_itself_print": "import torch.nn as nn\nm = nn.Sequential()\nm.me = m\nprint(m)\n",
     "module_holds_itself_train": "import torch.nn as nn\nm = nn.Sequential()\nm.me = m\nm.train()\n",
+    # out= (ops/out.py) writes only into a gradcli tensor
+    "out_kwarg_function": "def f():\n    pass\ny = torch.add(torch.ones(1), 1, out=f)\n",
+    "out_kwarg_namespace": "y = torch.exp(torch.ones(1), out=torch)\n",
+    "out_kwarg_wrapped": "g = torch.add.__wrapped__\n",
 }
 ATTEMPTS.update(V2_ATTEMPTS)
 

@@ -212,6 +212,8 @@ def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: b
         raise error_class("runtime")("upper bound and larger bound inconsistent with step sign")
     all_int = all(isinstance(v, int) for v in vals)
     d = _dtype(dtype, dt.int64 if all_int else dt.get_default_dtype())
+    if d is dt.bool_:
+        raise error_class("runtime")('"arange_cpu" not implemented for \'Bool\'', torch_type=NotImplementedError)
     n = max(0, math.ceil((end - start) / step))
     check_numel(n)
     if d.is_floating_point:

@@ -1385,15 +1385,13 @@ class NanToNumBackward0(Node):
         return (grads[0] * isfinite(self._unpack(0)),)
 
 
-def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """nan, +inf and -inf replaced by ``nan`` (default 0), ``posinf`` and ``neginf`` (default the dtype's largest
     and lowest finite values) (NanToNumBackward0: the gradient passes where the input is finite).  An integer
-    or bool tensor comes back as a copy."""
+    or bool tensor comes back as a copy.  (torch.nan_to_num's out=: ops/out.py.)"""
     if not isinstance(input, Tensor):
         raise ArgumentTypeError(f"nan_to_num(): argument 'input' (position 1) must be Tensor, not "
                                 f"{type(input).__name__}")
-    if out is not None:
-        raise _runtime_error("nan_to_num(out=...) is not supported by gradcli")
     a = input._data
     if input._dtype.is_floating_point:
         info = np.finfo(a.dtype)

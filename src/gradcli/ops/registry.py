@@ -62,9 +62,13 @@ def register(name: str, fn: Callable, group: str, *, torch=None, F=(), methods=N
 def torch_functions() -> dict[str, Callable]:
     """``torch.NAME`` -> function, from the registry (``extra["torch_fn"]`` where the function form takes
     its arguments differently from the method, e.g. ``torch.permute(x, dims)`` vs ``x.permute(*dims)``;
+    the names of ops/out.py's OUT_OPS take PyTorch's ``out=`` keyword;
     ``extra["torch_fns"]`` maps one spelling whose signature differs, e.g. ``true_divide``, to its own)."""
-    return {n: op.extra.get("torch_fns", {}).get(n, op.extra.get("torch_fn", op.fn))
-            for op in REGISTRY.values() for n in op.torch}
+    from .out import OUT_OPS, with_out  # PyTorch's out= keyword, for the functions whose binding takes it
+
+    fns = {n: op.extra.get("torch_fns", {}).get(n, op.extra.get("torch_fn", op.fn))
+           for op in REGISTRY.values() for n in op.torch}
+    return {n: with_out(n, f) if n in OUT_OPS else f for n, f in fns.items()}
 
 
 def f_functions() -> dict[str, Callable]:

@@ -1,0 +1,75 @@
+# out= with an argument that requires grad: PyTorch's out= kernels refuse in grad mode, named by the ATen op;
+# ops without a derivative do not check; under no_grad out= writes even into a leaf that requires grad
+def show(label, f):
+    try:
+        r = f()
+        print(label, r.dtype, tuple(r.shape), r._version, r.requires_grad, r.is_leaf, r.grad_fn)
+    except RuntimeError as e:
+        print(label, "RuntimeError:", e)
+    except TypeError as e:
+        print(label, "TypeError:", e)
+
+
+torch.manual_seed(0)
+c = torch.randn(2, 3, requires_grad=True)
+o = torch.empty(2, 3)
+show("add leaf out", lambda: torch.add(c, 1, out=c))
+show("add", lambda: torch.add(c, 1, out=o))
+show("subtract", lambda: torch.subtract(c, 1, out=o))
+show("multiply", lambda: torch.multiply(c, 2, out=o))
+show("divide", lambda: torch.divide(c, 2, out=o))
+show("true_divide", lambda: torch.true_divide(c, 2, out=o))
+show("negative", lambda: torch.negative(c, out=o))
+show("absolute", lambda: torch.absolute(c, out=o))
+show("arcsin", lambda: torch.arcsin(c, out=o))
+show("clip", lambda: torch.clip(c, 0, 1, out=o))
+show("square", lambda: torch.square(c, out=o))
+show("sin", lambda: torch.sin(c, out=o))
+show("exp", lambda: torch.exp(c, out=o))
+show("sigmoid", lambda: torch.sigmoid(c, out=o))
+show("tanh", lambda: torch.tanh(c, out=o))
+show("pow", lambda: torch.pow(c, 2, out=o))
+show("where", lambda: torch.where(c > 0, c, 0.0, out=o))
+show("matmul", lambda: torch.matmul(c, c.t(), out=torch.empty(2, 2)))
+show("mm", lambda: torch.mm(c, c.t(), out=torch.empty(2, 2)))
+show("outer", lambda: torch.outer(c[0], c[1], out=torch.empty(3, 3)))
+show("sum", lambda: torch.sum(c, 0, out=torch.empty(3)))
+show("mean", lambda: torch.mean(c, 1, out=torch.empty(2)))
+show("cat", lambda: torch.cat([c, c], out=torch.empty(4, 3)))
+show("stack", lambda: torch.stack([c, c], out=torch.empty(2, 2, 3)))
+show("norm", lambda: torch.norm(c, out=torch.empty(())))
+show("cumsum", lambda: torch.cumsum(c, 1, out=o))
+# no derivative: no refusal
+show("gt", lambda: torch.gt(c, 0, out=torch.empty(2, 3, dtype=torch.bool)))
+show("eq", lambda: torch.eq(c, c, out=torch.empty(2, 3)))
+show("floor_divide", lambda: torch.floor_divide(c, 2, out=o))
+show("softmax", lambda: torch.softmax(c, 1, out=o))
+show("argmax", lambda: torch.argmax(c, out=torch.empty((), dtype=torch.long)))
+# out itself requires grad
+w = torch.zeros(2, 3, requires_grad=True)
+show("out requires grad", lambda: torch.add(torch.ones(2, 3), 1, out=w))
+h = c * 2
+show("out non-leaf", lambda: torch.add(torch.ones(2, 3), 1, out=h))
+# factories name aten::
+show("zeros", lambda: torch.zeros(2, 3, out=w))
+show("ones", lambda: torch.ones(2, 3, out=w))
+show("full", lambda: torch.full((2, 3), 1.5, out=w))
+show("arange", lambda: torch.arange(6, out=w))
+show("empty", lambda: torch.empty(2, 3, out=w))
+show("randn", lambda: torch.randn(2, 3, out=w))
+show("rand", lambda: torch.rand(2, 3, out=w))
+# under no_grad: allowed, flags kept
+with torch.no_grad():
+    show("no_grad leaf", lambda: torch.add(c, 1, out=c))
+    show("no_grad non-leaf", lambda: torch.mul(c, 3, out=h))
+    show("no_grad zeros", lambda: torch.zeros(2, 3, out=w))
+print(c)
+print(h)
+print(w)
+r = torch.exp(torch.ones(3), out=torch.empty(3))
+o2 = torch.empty(3)
+r2 = torch.sin(torch.ones(3), out=o2)
+print(r2 is o2, o2._version, r)
+loss = (h * c).sum()
+loss.backward()
+print(c.grad)
