@@ -1495,6 +1495,21 @@ def _scatter(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     return g.call(op, x.name, [str(d), itext, src.name], styles={"torch", "method"}), g.result(x.shape, x.dtype, [x, src])
 
 
+@template("index_copy", "index_fill")
+def _index_copy(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    """x.index_copy(dim, index, source) / x.index_fill(dim, index, value): a 1-d in-range index (repeats allowed)."""
+    if x.ndim == 0 or not x.floating or 0 in x.shape:
+        return None
+    d = g.dim(x) % x.ndim
+    k = g.int(1, x.shape[d])
+    itext = f"torch.tensor({[g.int(0, x.shape[d] - 1) for _ in range(k)]})"
+    if op == "index_fill":
+        return g.call(op, x.name, [str(d), itext, lit(g.pick(NICE))], styles={"torch", "method"}), \
+            g.result(x.shape, x.dtype, [x])
+    src = g.new_leaf(tuple(k if i == d else n for i, n in enumerate(x.shape)), x.dtype, rg=g.bool(0.5))
+    return g.call(op, x.name, [str(d), itext, src.name], styles={"torch", "method"}), g.result(x.shape, x.dtype, [x, src])
+
+
 @template("nan_to_num")
 def _nan_to_num(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     a = f"({x.name} / 0.0)" if x.floating and g.bool(0.4) else x.name
@@ -1562,12 +1577,13 @@ INPLACE_STATEMENTS = frozenset({
     "acos_", "asin_", "atan_", "cosh_", "sinh_", "tan_", "erf_", "exp2_", "log10_", "log2_", "sgn_", "absolute_",
     "arccos_", "arcsin_", "arctan_", "negative_", "nan_to_num_",
     "atan2_", "arctan2_", "hypot_", "remainder_", "true_divide_", "floor_divide_", "lerp_", "eq_", "ne_", "lt_",
-    "le_", "gt_", "ge_", "cumsum_", "cumprod_", "scatter_", "scatter_add_", "random_", "set_"})
+    "le_", "gt_", "ge_", "cumsum_", "cumprod_", "scatter_", "scatter_add_", "random_", "set_",
+    "index_copy_", "index_fill_"})
 #: the torch.X_ function forms (gradcli.ops.inplace.TORCH_INPLACE)
 from gradcli.ops.inplace import TORCH_INPLACE  # noqa: E402
 MORE_INPLACE = ("atan2_", "arctan2_", "hypot_", "remainder_", "true_divide_", "floor_divide_", "lerp_", "eq_",
                 "ne_", "lt_", "le_", "gt_", "ge_", "cumsum_", "cumprod_", "scatter_", "scatter_add_", "random_",
-                "set_")
+                "set_", "index_copy_", "index_fill_")
 
 
 # --------------------------------------------------------------------------------------------
@@ -1743,6 +1759,17 @@ def more_inplace_statement(g: Gen, x: Var) -> None:
             if src is None:
                 return
             g.emit(f"{x.name}.{op}({d}, torch.tensor({nested(idx, ishape)}), {src.name})")
+    elif op in ("index_copy_", "index_fill_"):
+        if x.ndim == 0 or not x.floating or 0 in x.shape:
+            return
+        d = g.dim(x) % x.ndim
+        k = g.int(1, x.shape[d])
+        itext = f"torch.tensor({[g.int(0, x.shape[d] - 1) for _ in range(k)]})"
+        if op == "index_fill_":
+            g.emit(f"{x.name}.index_fill_({d}, {itext}, {lit(g.pick(NICE))})")
+        else:
+            src = g.new_leaf(tuple(k if i == d else n for i, n in enumerate(x.shape)), x.dtype, rg=False)
+            g.emit(f"{x.name}.index_copy_({d}, {itext}, {src.name})")
     elif op == "random_":
         g.emit(f"{x.name}.random_({g.pick(['', '5', '1, 4'])})")
     else:  # set_
