@@ -45,6 +45,7 @@ __all__ = [
     "TORCH_DTYPE_NAMES",
     "warn",
     "set_warning_sink",
+    "warn_once",
 ]
 
 
@@ -405,3 +406,19 @@ def warn(kind: str, message: str) -> None:
     """
     if _sink is not None:
         _sink(kind, message)
+
+
+_once: set = set()
+_once_sink: list = [None]
+
+
+def warn_once(key: str, kind: str, message: str) -> None:
+    """PyTorch's ``TORCH_WARN_ONCE``: :func:`warn` only the first time ``key`` is met in this run (the oracle
+    runs each file in a fresh process; gradcli forgets the keys whenever a new sink is installed)."""
+    if _once_sink[0] is not _sink:
+        _once.clear()
+        _once_sink[0] = _sink
+    if key in _once:
+        return
+    _once.add(key)
+    warn(kind, message)

@@ -165,7 +165,7 @@ DISCONTINUOUS_OPS = frozenset({
     "eq", "ne", "lt", "le", "gt", "ge", "argmax", "argmin", "sort", "argsort", "topk", "kthvalue", "median",
     "max", "min", "amax", "amin", "maximum", "minimum", "fmax", "fmin", "clamp", "clamp_min", "clamp_max",
     "relu", "F.relu", "where", "bitwise_and", "bitwise_or", "bitwise_xor", "logical_and", "logical_or",
-    "logical_xor", "logical_not", "heaviside", "isclose"})
+    "logical_xor", "logical_not", "heaviside", "isclose", "max_pool1d", "max_pool2d", "max_pool2d_with_indices"})
 
 
 #: ops whose relative condition number |x f'(x) / f(x)| is unbounded on their float32 domain, so that a
@@ -196,7 +196,7 @@ EXACT_OPS = frozenset({
     "gather", "tril", "triu", "diagonal", "leaky_relu", "hardtanh", "relu6", "to", "float", "double", "half",
     "long", "int", "bool", "type", "tensor", "as_tensor", "zeros", "ones", "empty", "full", "arange", "eye",
     "zeros_like", "ones_like", "empty_like", "full_like", "randn", "rand", "randint", "randn_like",
-    "rand_like", "randint_like",
+    "rand_like", "randint_like", "constant_pad_nd", "pad",
 })
 
 
@@ -1333,6 +1333,126 @@ def _class_loss(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     a = f"torch.log_softmax({x.name}, dim=-1)" if op == "nll_loss" and g.bool(0.7) else x.name
     shape = () if red != "'none'" or n is None else (n,)
     return g.call(op, a, [target], kw), g.result(shape, x.dtype, [x])
+
+
+# --- convolution, padding, pooling (issue 17) -------------------------------------------------
+def _spatial(x: Var, nd: int) -> Optional[tuple[bool, int, tuple]]:
+    """(batched, channels, spatial sizes) of x as an input of an nd-d conv/pool, or None."""
+    if not x.floating or x.ndim not in (nd + 1, nd + 2) or 0 in x.shape:
+        return None
+    batched = x.ndim == nd + 2
+    return batched, x.shape[1 if batched else 0], tuple(x.shape[-nd:])
+
+
+@template("conv1d", "conv2d")
+def _conv(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    nd = 1 if op == "conv1d" else 2
+    sp = _spatial(x, nd)
+    if sp is None:
+        return None
+    batched, c, sizes = sp
+    groups = c if c > 1 and g.bool(0.25) else 1
+    out_c = groups * g.pick([1, 2])
+    ksize = tuple(g.int(1, min(3, s)) for s in sizes)
+    kw: dict = {}
+    padding: Any = 0
+    stride = 1
+    r = g.int(0, 5)
+    if r == 0:
+        padding = "same"
+        kw["padding"] = repr("same")
+    elif r == 1:
+        padding = g.pick([1, 2])
+        kw["padding"] = str(padding)
+    elif r == 2:
+        kw["padding"] = repr("valid")
+    if padding != "same" and g.bool(0.3):
+        stride = 2
+        kw["stride"] = "2"
+    if groups > 1:
+        kw["groups"] = str(groups)
+    w = g.new_leaf((out_c, c // groups) + ksize, x.dtype)
+    args = [w.name]
+    inputs = [x, w]
+    if g.bool(0.5):
+        b = g.new_leaf((out_c,), x.dtype)
+        args.append(b.name)
+        inputs.append(b)
+    pad = [0] * nd if padding == "same" else [padding] * nd if isinstance(padding, int) else [0] * nd
+    if padding == "same":
+        out_sp = sizes
+    else:
+        out_sp = tuple((sizes[i] + 2 * pad[i] - ksize[i]) // stride + 1 for i in range(nd))
+    shape = ((x.shape[0],) if batched else ()) + (out_c,) + out_sp
+    return g.call(op, x.name, args, kw), g.result(shape, x.dtype, inputs)
+
+
+@template("constant_pad_nd", "pad")
+def _pad(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.ndim == 0 or x.dtype == "bool":
+        return None
+    mode = "constant" if op == "constant_pad_nd" or not x.floating or x.ndim < 2 else g.pick(
+        ["constant", "constant", "reflect", "replicate"])
+    k = 1 if mode != "constant" or x.ndim == 1 or g.bool(0.6) else 2
+    widths: list = []
+    shape = list(x.shape)
+    for i in range(k):
+        d = x.ndim - 1 - i
+        lo_min = -shape[d] // 2 if mode == "constant" else 0
+        hi_cap = shape[d] - 1 if mode == "reflect" else 2
+        lo, hi = g.int(max(lo_min, -1), max(0, hi_cap)), g.int(0, max(0, hi_cap))
+        if mode == "reflect" and shape[d] < 2:
+            return None
+        widths += [lo, hi]
+        shape[d] += lo + hi
+    if min(shape) < 0:
+        return None
+    kw: dict = {}
+    if op == "pad":
+        if mode != "constant" or g.bool(0.3):
+            kw["mode"] = repr(mode)
+        if mode == "constant" and g.bool(0.4):
+            kw["value"] = lit(g.pick([1.0, -0.5])) if x.floating else str(g.pick([1, -1]))
+        return g.call(op, x.name, [str(tuple(widths))], kw), g.result(tuple(shape), x.dtype, [x])
+    return g.call(op, x.name, [str(widths)]), g.result(tuple(shape), x.dtype, [x])
+
+
+def _pool_size(size: int, k: int, s: int, p: int, ceil_mode: bool) -> int:
+    out = (size + 2 * p - (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+@template("max_pool1d", "max_pool2d", "max_pool2d_with_indices", "avg_pool2d")
+def _pool(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    nd = 1 if op == "max_pool1d" else 2
+    sp = _spatial(x, nd)
+    if sp is None:
+        return None
+    _, _, sizes = sp
+    k = g.int(1, min(3, min(sizes)))
+    s = g.pick([None, 1, 2])
+    p = g.int(0, k // 2)
+    ceil_mode = g.bool(0.3)
+    step = k if s is None else s
+    out_sp = tuple(_pool_size(n, k, step, p, ceil_mode) for n in sizes)
+    if min(out_sp) < 1:
+        return None
+    kw: dict = {}
+    if s is not None:
+        kw["stride"] = str(s)
+    if p:
+        kw["padding"] = str(p)
+    if ceil_mode:
+        kw["ceil_mode"] = "True"
+    if op == "avg_pool2d" and g.bool(0.3):
+        kw["count_include_pad"] = "False"
+    shape = tuple(x.shape[:-nd]) + out_sp
+    expr = g.call(op, x.name, [str(k)], kw)
+    if op == "max_pool2d_with_indices":
+        expr += "[0]"
+    return expr, g.result(shape, x.dtype, [x])
 
 
 # --- misc ------------------------------------------------------------------------------------

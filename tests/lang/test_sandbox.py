@@ -413,6 +413,23 @@ V2_ATTEMPTS = {
     "out_kwarg_namespace": "y = torch.exp(torch.ones(1), out=torch)\n",
     "out_kwarg_wrapped": "g = torch.add.__wrapped__\n",
 }
+# the rest of torch.nn (issue 17 part B): layers with class-level kernels and saved arguments
+_CONV = _IMPORT_NN + "c = nn.Conv2d(1, 2, 3)\n"
+_POOL = _IMPORT_NN + "p = nn.MaxPool2d(2)\n"
+V2_ATTEMPTS.update({
+    "conv_kernel_attr": _CONV + "f = c._fn\n",
+    "conv_class_kernel_getattr": _CONV + "f = getattr(nn.Conv2d, '_fn')\n",
+    "conv_forward_func": _CONV + "f = c._conv_forward.__func__\n",
+    "conv_reset_self": _CONV + "f = c.reset_parameters.__self__\n",
+    "conv_padding_private": _CONV + "f = c._reversed_padding_repeated_twice\n",
+    "conv_class_mro": _IMPORT_NN + "m = nn.Conv2d.__mro__\n",
+    "conv_functional_globals": "g = F.conv2d.__globals__\n",
+    "conv_huge_output": "w = torch.ones(1, 1, 1, 1)\ny = F.conv2d(torch.ones(1, 1, 1, 1), w, padding=10 ** 5)\n",
+    "conv_grad_fn_params": _CONV + "y = c(torch.ones(1, 1, 3, 3))\nq = y.grad_fn.params\n",
+    "pool_forward_fn": _POOL + "f = p._fn\n",
+    "pool_functional_code": "g = F.max_pool2d.__code__\n",
+    "pad_huge": "y = F.pad(torch.ones(1), (10 ** 12, 0))\n",
+})
 ATTEMPTS.update(V2_ATTEMPTS)
 
 # cases that are valid gradcli programs and harmless by construction

@@ -25,6 +25,11 @@ MEMBERS: dict[str, str] = {
     "Identity": "linear",
     "Linear": "linear",
     "Flatten": "flatten",
+    "Conv1d": "conv",
+    "Conv2d": "conv",
+    "MaxPool1d": "pooling",
+    "MaxPool2d": "pooling",
+    "AvgPool2d": "pooling",
     "Sequential": "container",
     "ModuleList": "container",
     "ModuleDict": "container",
@@ -42,8 +47,7 @@ INIT_NAMES = ("calculate_gain", "uniform_", "normal_", "constant_", "ones_", "ze
 #: names of PyTorch 2.13's ``torch.nn`` that gradcli does not implement (yet): reading one is an
 #: ``unsupported`` error saying so, not Python's AttributeError
 UNSUPPORTED = frozenset({
-    "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d",
-    "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
+    "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool3d", "AvgPool1d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d",
     "AdaptiveMaxPool2d", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "InstanceNorm1d",
     "InstanceNorm2d", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout", "Embedding", "EmbeddingBag",
     "RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell", "Bilinear", "LazyLinear", "Transformer",

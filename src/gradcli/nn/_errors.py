@@ -27,7 +27,8 @@ def _cls(py: type, kind: Optional[str] = None) -> type:
         elif py is IndexError:
             cls = type("NNIndexError", (error_class("index"), ArgumentIndexError), {})
         else:
-            cls = type(f"NN{py.__name__}", (error_class(kind or "runtime"), py), {})
+            # torch_type: what a file's ``except ValueError`` (lang/exceptions.py) matches
+            cls = type(f"NN{py.__name__}", (error_class(kind or "runtime"), py), {"torch_type": py})
         cls.__module__ = __name__
         _CACHE[(py, kind)] = cls
     return cls

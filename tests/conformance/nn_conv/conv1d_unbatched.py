@@ -1,0 +1,12 @@
+# Conv1d on batched and unbatched input: an unbatched input is unsqueezed and the result squeezed (SqueezeBackward1 over ConvolutionBackward0)
+import torch.nn as nn
+torch.manual_seed(0)
+conv = nn.Conv1d(3, 2, kernel_size=2, stride=2, bias=False)
+print(conv)
+seq = torch.rand(3, 7, requires_grad=True)
+out = conv(seq)
+print(out, out.grad_fn, out.grad_fn.next_functions[0][0], out.grad_fn.next_functions[0][0].next_functions[0][0])
+batch = conv(torch.rand(4, 3, 7))
+print(batch.shape)
+out.sum().backward()
+print(seq.grad, conv.weight.grad)

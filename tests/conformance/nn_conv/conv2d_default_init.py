@@ -1,0 +1,10 @@
+# nn.Conv2d's default initialisation draws PyTorch's random stream (kaiming_uniform_(a=sqrt(5)), then the bias bound over fan_in)
+import torch.nn as nn
+torch.manual_seed(0)
+conv = nn.Conv2d(2, 3, 3)
+print(conv.weight)
+print(conv.bias)
+grouped = nn.Conv2d(4, 2, (1, 2), groups=2, bias=False)
+print(grouped.weight, grouped.bias)
+print(conv.weight.shape, grouped.weight.shape, conv.in_channels, conv.kernel_size, conv.stride, conv.padding, conv.groups)
+print(torch.rand(2))

@@ -1,0 +1,11 @@
+# a gradient penalty through a convolution: create_graph=True gives ConvolutionBackwardBackward0 grads that backpropagate (float64)
+import torch.nn as nn
+torch.manual_seed(0)
+conv = nn.Conv2d(2, 3, 3, padding=1).double()
+x = torch.rand(2, 2, 5, 5, dtype=torch.float64, requires_grad=True)
+out = conv(x).tanh().sum()
+gx, gw = torch.autograd.grad(out, (x, conv.weight), create_graph=True)
+print(gx.grad_fn, gw.grad_fn, gx.grad_fn.next_functions)
+penalty = (gx.pow(2).sum() - 1) ** 2 + gw.pow(2).sum()
+penalty.backward()
+print(x.grad[0, 0], conv.weight.grad[0], conv.bias.grad)

@@ -1,0 +1,13 @@
+# padding_mode reflect / replicate: F.pad then a convolution without padding (ReflectionPad2DBackward0, ReplicationPad1DBackward0)
+import torch.nn as nn
+torch.manual_seed(0)
+r = nn.Conv2d(1, 1, 3, padding=1, padding_mode="reflect")
+p = nn.Conv1d(2, 1, 3, padding=2, padding_mode="replicate")
+print(r, p)
+x = torch.rand(1, 1, 4, 4, requires_grad=True)
+y = r(x)
+print(y.grad_fn, y.grad_fn.next_functions[0][0])
+z = p(torch.rand(2, 5))
+print(z.shape, z.grad_fn.next_functions[0][0].next_functions[0][0])
+y.sum().backward()
+print(x.grad)
