@@ -429,6 +429,15 @@ V2_ATTEMPTS.update({
     "pool_forward_fn": _POOL + "f = p._fn\n",
     "pool_functional_code": "g = F.max_pool2d.__code__\n",
     "pad_huge": "y = F.pad(torch.ones(1), (10 ** 12, 0))\n",
+    "dropout_kernel_attr": _IMPORT_NN + "d = nn.Dropout()\nf = d._fn\n",
+    "dropout_generator_reach": "import torch.nn.functional as G\ng = G.dropout.__globals__\n",
+    "embedding_renorm_func": _IMPORT_NN + "e = nn.Embedding(3, 2)\nf = e.from_pretrained.__func__\n",
+    "embedding_fill_private": _IMPORT_NN + "e = nn.Embedding(3, 2)\ne._fill_padding_idx_with_zero()\n",
+    "embedding_huge": "w = torch.ones(2, 10 ** 6)\ny = F.embedding(torch.zeros(10 ** 6, dtype=torch.long), w)\n",
+    "batchnorm_node_stats": _IMPORT_NN + "b = nn.BatchNorm1d(2)\ny = b(torch.ones(3, 2, requires_grad=True))\n"
+                            "m = y.grad_fn.invstd\n",
+    "batchnorm_check_private": _IMPORT_NN + "b = nn.BatchNorm1d(2)\nb._check_input_dim(torch.ones(2, 2))\n",
+    "layernorm_class_dict": _IMPORT_NN + "d = nn.LayerNorm.__dict__\n",
 })
 ATTEMPTS.update(V2_ATTEMPTS)
 

@@ -981,6 +981,17 @@ class Generator:
         RandomSampler take a seed from the stream."""
         return int(self._random64(1)[0] % _U64(1 << 63))
 
+    def bernoulli_(self, out: np.ndarray, p: float) -> None:
+        """``out.bernoulli_(p)`` for a float ``p`` in [0, 1]: PyTorch's default CPU kernel
+        (``bernoulli_scalar_kernel_default``, the kernel of non-Intel hosts): one
+        ``uniform_real_distribution<double>`` draw per element in memory order, ``u < p`` written as 1 or 0
+        in ``out``'s dtype.  (PyTorch's MKL builds use MKL's own stream on Intel CPUs instead.)"""
+        size = out.size
+        if size == 0:
+            return
+        mask = _uniform53(self._raw, size) < float(p)
+        _assign_in_memory_order(out, mask.astype(out.dtype))
+
     def randperm(self, n: int) -> np.ndarray:
         """``torch.randperm(n)`` (int64): PyTorch's CPU ``randperm_cpu`` for ``n < 2**32 / 20``, a Fisher-Yates
         shuffle of ``arange(n)`` swapping ``i`` with ``i + random() % (n - i)`` for ``i < n - 1``: one 32-bit

@@ -1,0 +1,310 @@
+"""Normalization: ``F.layer_norm`` (NativeLayerNormBackward0) and ``F.batch_norm`` (NativeBatchNormBackward0).
+
+Checks and messages as PyTorch 2.13: ``F.batch_norm``'s Python checks (``Expected more than 1 value per
+channel when training``, the ValueErrors for ``eps``), then ATen's (``running_mean must be defined in
+evaluation mode``, ``weight should contain 3 elements not 2``); ``layer_norm``'s ``Given
+normalized_shape=[3], expected input with shape [*, 3], but got input of size[2, 4]``, the weight/bias shape
+messages, ``mixed dtype (CPU): all inputs must share same datatype.``.
+
+Values.  layer_norm: mean and biased variance over the last ``len(normalized_shape)`` dims, ``rstd =
+1/sqrt(var + eps)``, ``y = (x - mean) * rstd * weight + bias``.  batch_norm in training mode: the per-channel
+mean and biased variance over (N, *), as ATen's CPU kernel forms them (the mean of the input rounded to its
+dtype, the sum of squared float differences, ``invstd = 1/sqrt(var_sum / n + eps)`` in double), and the
+running statistics updated in place with grad mode off, ``running = momentum * stat + (1 - momentum) *
+running`` (the unbiased variance ``var_sum / (n - 1)`` for ``running_var``); in evaluation mode the running
+statistics normalise.  PyTorch's float32 kernels are vectorised (and their statistics, for a 2-d input,
+summed in float32); gradcli computes each value in float64 from those statistics and rounds once, so its
+results stay within SPEC §1's float32 tolerance of PyTorch's (measured on the recorded cases: outputs,
+running statistics and gradients of N(0, 1) data) without being PyTorch's bits.
+
+Backward (float64, rounded once): layer_norm ``dx = rstd * (gw - mean(gw) - xhat * mean(gw * xhat))`` with
+``gw = grad * weight``, ``dweight = sum(grad * xhat)``, ``dbias = sum(grad)``; batch_norm the same over the
+channel's (N, *) positions in training mode, ``dx = grad * invstd * weight`` in evaluation mode.  Their second
+derivatives (NativeLayerNormBackwardBackward0 / NativeBatchNormBackwardBackward0, a backward with
+``create_graph=True``) are not supported by gradcli: an ``unsupported`` error says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+
+from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
+from ._core import Node, Tensor, check_numel, mode, record, saved
+from .registry import register
+
+__all__ = ["layer_norm", "batch_norm"]
+
+_TYPE = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+         "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
+
+
+def _runtime(msg: str) -> Exception:
+    return error_class("runtime")(msg)
+
+
+def _sizes(shape: Sequence[int]) -> str:
+    return "[" + ", ".join(str(int(s)) for s in shape) + "]"
+
+
+def _no_double_backward(node: str) -> Exception:
+    return error_class("unsupported")(
+        f"the second derivative of this normalization ({node}: a backward with create_graph=True through it) is "
+        "not supported by gradcli", "Use create_graph=False here, or run this file with PyTorch itself.")
+
+
+def _value_error(msg: str) -> Exception:
+    from ..nn._errors import nn_error
+
+    return nn_error(ValueError, msg)
+
+
+def _f64(t: Optional[Tensor]) -> Optional[np.ndarray]:
+    return None if t is None else t._data.astype(np.float64)
+
+
+def _check_float(input: Tensor, kernel: str, others: Sequence[Optional[Tensor]]) -> None:
+    name = input._dtype.name
+    if not input._dtype.is_floating_point:
+        raise error_class("runtime")(f"\"{kernel}\" not implemented for '{_TYPE.get(name, name)}'",
+                                     torch_type=NotImplementedError)
+    for t in others:
+        if t is not None and t._dtype is not input._dtype:
+            raise _runtime("mixed dtype (CPU): all inputs must share same datatype.")
+
+
+# --- layer_norm --------------------------------------------------------------------------------------------
+
+
+class NativeLayerNormBackward0(Node):
+    __slots__ = ("normalized_shape", "mean", "rstd")
+    formula = ("input: rstd * (gw - mean(gw) - xhat * mean(gw * xhat)), gw = grad * weight; weight: sum(grad * "
+               "xhat); bias: sum(grad)")
+
+    def apply(self, grads):
+        if mode.enabled:
+            raise _no_double_backward("NativeLayerNormBackwardBackward0")
+        g = grads[0]
+        x = self._unpack(0)
+        w = self._unpack(1)
+        k = len(self.normalized_shape)
+        axes = tuple(range(x._data.ndim - k, x._data.ndim))
+        lead = tuple(range(x._data.ndim - k))
+        g64 = g._data.astype(np.float64)
+        xhat = (x._data.astype(np.float64) - self.mean) * self.rstd
+        needs = self._needs
+        gx = gw_ = gb = None
+        if needs[0]:
+            gw = g64 * w._data.astype(np.float64) if w is not None else g64
+            gx = self.rstd * (gw - gw.mean(axis=axes, keepdims=True)
+                              - xhat * (gw * xhat).mean(axis=axes, keepdims=True))
+        if needs[1]:
+            gw_ = (g64 * xhat).sum(axis=lead)
+        if needs[2]:
+            gb = g64.sum(axis=lead)
+        dtype = x._dtype
+        return tuple(None if a is None else Tensor._from_data(np.ascontiguousarray(a, dtype=dtype.np), dtype)
+                     for a in (gx, gw_, gb))
+
+
+def _int_list(v: Any) -> Optional[list]:
+    if isinstance(v, (list, tuple)) and all(isinstance(e, int) and not isinstance(e, bool) for e in v):
+        return [int(e) for e in v]
+    return None
+
+
+def layer_norm(input: Any, normalized_shape: Any, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None,
+               eps: float = 1e-5) -> Tensor:
+    """``F.layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)``: each slice over the last
+    ``len(normalized_shape)`` dims normalised to mean 0 and variance 1, then ``* weight + bias``
+    (NativeLayerNormBackward0; edges input, weight, bias)."""
+    if not isinstance(input, Tensor):
+        raise ArgumentTypeError(f"layer_norm(): argument 'input' (position 1) must be Tensor, not "
+                                f"{type(input).__name__}")
+    shape = _int_list(normalized_shape)
+    if shape is None:
+        raise ArgumentTypeError(f"layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+                                f"{type(normalized_shape).__name__}")
+    for name, pos, t in (("weight", 3, weight), ("bias", 4, bias)):
+        if t is not None and not isinstance(t, Tensor):
+            raise ArgumentTypeError(f"layer_norm(): argument '{name}' (position {pos}) must be Tensor, not "
+                                    f"{type(t).__name__}")
+    if not shape:
+        raise _runtime("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                       "element, but got normalized_shape = []")
+    if weight is not None and list(weight._data.shape) != shape:
+        raise _runtime(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
+                       f"{_sizes(weight._data.shape)} and normalized_shape = {_sizes(shape)}")
+    if bias is not None and list(bias._data.shape) != shape:
+        raise _runtime(f"Expected bias to be of same shape as normalized_shape, but got bias of shape "
+                       f"{_sizes(bias._data.shape)} and normalized_shape = {_sizes(shape)}")
+    in_shape = list(input._data.shape)
+    k = len(shape)
+    if len(in_shape) < k or in_shape[len(in_shape) - k:] != shape:
+        raise _runtime(f"Given normalized_shape={_sizes(shape)}, expected input with shape [*"
+                       + "".join(f", {s}" for s in shape) + f"], but got input of size{_sizes(in_shape)}")
+    _check_float(input, "LayerNormKernelImpl", (weight, bias))
+    check_numel(input._data.size)
+    axes = tuple(range(len(in_shape) - k, len(in_shape)))
+    x = input._data.astype(np.float64)
+    mean = x.mean(axis=axes, keepdims=True) if x.size else np.zeros(x.shape[:len(in_shape) - k] + (1,) * k)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True) if x.size else mean
+    rstd = 1.0 / np.sqrt(var + float(eps))
+    y = (x - mean) * rstd
+    if weight is not None:
+        y = y * _f64(weight)
+    if bias is not None:
+        y = y + _f64(bias)
+    out, node = record(NativeLayerNormBackward0, np.ascontiguousarray(y, dtype=input._dtype.np), input._dtype,
+                       (input, weight, bias))
+    if node is not None:
+        node.normalized_shape = tuple(shape)
+        node.mean, node.rstd = mean, rstd
+        node._save(saved(input), saved(weight), saved(bias))
+    return out
+
+
+# --- batch_norm --------------------------------------------------------------------------------------------
+
+
+class NativeBatchNormBackward0(Node):
+    __slots__ = ("training", "eps", "mean", "invstd")
+    formula = ("input: (grad - mean(grad) - xhat * mean(grad * xhat)) * invstd * weight (training), grad * invstd * "
+               "weight (eval); weight: sum(grad * xhat); bias: sum(grad)")
+
+    def apply(self, grads):
+        if mode.enabled:
+            raise _no_double_backward("NativeBatchNormBackwardBackward0")
+        g = grads[0]
+        x = self._unpack(0)
+        w = self._unpack(1)
+        axes = (0,) + tuple(range(2, x._data.ndim))
+        g64 = g._data.astype(np.float64)
+        xhat = (x._data.astype(np.float64) - self.mean) * self.invstd
+        scale = self.invstd if w is None else self.invstd * _f64(w).reshape(self.invstd.shape)
+        needs = self._needs
+        gx = gw = gb = None
+        if needs[0]:
+            if self.training:
+                gx = (g64 - g64.mean(axis=axes, keepdims=True)
+                      - xhat * (g64 * xhat).mean(axis=axes, keepdims=True)) * scale
+            else:
+                gx = g64 * scale
+        if needs[1]:
+            gw = (g64 * xhat).sum(axis=axes)
+        if needs[2]:
+            gb = g64.sum(axis=axes)
+        dtype = x._dtype
+        return tuple(None if a is None else Tensor._from_data(np.ascontiguousarray(a, dtype=dtype.np), dtype)
+                     for a in (gx, gw, gb))
+
+
+def _check_features(name: str, expected: int, t: Optional[Tensor]) -> None:
+    if t is not None and t._data.size != expected:
+        raise _runtime(f"{name} should contain {expected} elements not {t._data.size}")
+
+
+def _update_running(running: Tensor, stat: np.ndarray, momentum: float) -> None:
+    """``running = momentum * stat + (1 - momentum) * running`` in double, stored in running's dtype, in place.
+    The kernel writes the buffer itself: no version bump, as in PyTorch."""
+    r = running._data
+    new = momentum * stat.reshape(r.shape) + (1 - momentum) * r.astype(np.float64)
+    np.copyto(r, new.astype(r.dtype))
+
+
+def batch_norm(input: Any, running_mean: Optional[Tensor], running_var: Optional[Tensor],
+               weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """``F.batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1,
+    eps=1e-5)``: per channel (dim 1) of an (N, C, *) input, normalised by the batch statistics (training; the
+    running ones updated in place when given) or by the running statistics (evaluation), then ``* weight +
+    bias`` (NativeBatchNormBackward0; edges input, weight, bias)."""
+    if not isinstance(input, Tensor):
+        raise ArgumentTypeError(f"'{type(input).__name__}' object has no attribute 'size'")
+    size = list(input._data.shape)
+    if training:
+        prods = size[0] if size else 1
+        for i in range(len(size) - 2):
+            prods *= size[i + 2]
+        if prods == 1:
+            raise _value_error(f"Expected more than 1 value per channel when training, got input size "
+                               f"torch.Size({size})")
+    if training and eps <= 0.0:
+        raise _value_error(f"batch_norm eps must be positive during training, but got {eps}")
+    elif eps < 0.0:
+        raise _value_error(f"batch_norm eps must be non-negative, but got {eps}")
+    for name, pos, t in (("weight", 2, weight), ("bias", 3, bias), ("running_mean", 4, running_mean),
+                         ("running_var", 5, running_var)):
+        if t is not None and not isinstance(t, Tensor):
+            raise ArgumentTypeError(f"batch_norm(): argument '{name}' (position {pos}) must be Tensor, not "
+                                    f"{type(t).__name__}")
+    if len(size) < 2:
+        raise ArgumentIndexError(f"Dimension out of range (expected to be in range of [{-max(len(size), 1)}, "
+                                 f"{max(len(size), 1) - 1}], but got 1)")
+    c = size[1]
+    if input._data.size == 0:
+        raise error_class("unsupported")("batch_norm of an empty input is not supported by gradcli")
+    if running_mean is not None:
+        _check_features("running_mean", c, running_mean)
+    elif not training:
+        raise _runtime("running_mean must be defined in evaluation mode")
+    if running_var is not None:
+        _check_features("running_var", c, running_var)
+    elif not training:
+        raise _runtime("running_var must be defined in evaluation mode")
+    _check_features("weight", c, weight)
+    _check_features("bias", c, bias)
+    _check_float(input, "batch_norm_cpu", (weight, bias))
+    check_numel(input._data.size)
+    axes = (0,) + tuple(range(2, len(size)))
+    bshape = (1, c) + (1,) * (len(size) - 2)
+    npd = input._dtype.np
+    x = input._data
+    if training:
+        n = x.size // c
+        mean32 = (x.astype(np.float64).sum(axis=axes, keepdims=True) / n).astype(npd)  # the kernel's saved mean
+        diff = (x - mean32).astype(npd)
+        var_sum = (diff * diff).astype(npd).astype(np.float64).sum(axis=axes, keepdims=True).astype(npd)
+        mean = mean32.astype(np.float64)
+        invstd = (1.0 / np.sqrt(var_sum.astype(np.float64) / n + float(eps))).astype(npd).astype(np.float64)
+        if running_mean is not None:
+            _update_running(running_mean, mean, float(momentum))
+        if running_var is not None:
+            _update_running(running_var, var_sum.astype(np.float64) / (n - 1), float(momentum))  # n > 1 here
+    else:
+        mean = running_mean._data.astype(np.float64).reshape(bshape)
+        rv = running_var._data.astype(npd).reshape(bshape)
+        invstd = (1.0 / np.sqrt((rv + npd.type(eps)).astype(np.float64))).astype(npd).astype(np.float64)
+    y = (x.astype(np.float64) - mean) * invstd
+    if weight is not None:
+        y = y * _f64(weight).reshape(bshape)
+    if bias is not None:
+        y = y + _f64(bias).reshape(bshape)
+    out, node = record(NativeBatchNormBackward0, np.ascontiguousarray(y, dtype=npd), input._dtype,
+                       (input, weight, bias))
+    if node is not None:
+        node.training = bool(training)
+        node.eps = float(eps)
+        node.mean, node.invstd = mean, invstd
+        node._save(saved(input), saved(weight))
+    return out
+
+
+def _f64_leaf(*shape: int, seed: int = 0, lo: float = -1.0, hi: float = 1.0) -> Tensor:
+    from ..autograd import dtypes as dt
+
+    t = Tensor._from_data(np.random.default_rng(seed + sum(shape)).uniform(lo, hi, size=shape), dt.float64)
+    t.requires_grad_(True)
+    return t
+
+
+register("layer_norm", layer_norm, "nn", torch=("layer_norm",), F=("layer_norm",), methods=(),
+         nodes=("NativeLayerNormBackward0",), formula=NativeLayerNormBackward0.formula, twice_differentiable=False,
+         sample=lambda: ((_f64_leaf(2, 3, 4), (3, 4), _f64_leaf(3, 4, seed=1), _f64_leaf(3, 4, seed=2)), {}),
+         notes="second derivative not supported by gradcli")
+register("batch_norm", batch_norm, "nn", torch=(), F=("batch_norm",), methods=(),
+         nodes=("NativeBatchNormBackward0",), formula=NativeBatchNormBackward0.formula, twice_differentiable=False,
+         sample=lambda: ((_f64_leaf(3, 2, 4), None, None, _f64_leaf(2, seed=1), _f64_leaf(2, seed=2)),
+                         {"training": True}),
+         notes="second derivative not supported by gradcli")

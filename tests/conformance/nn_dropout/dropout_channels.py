@@ -1,0 +1,16 @@
+# nn.Dropout2d / Dropout1d zero whole channels (one draw per (N, C)); a 3-d input to dropout2d warns
+import torch.nn as nn
+torch.manual_seed(1)
+x = torch.randn(2, 4, 3, 3, requires_grad=True)
+d2 = nn.Dropout2d(p=0.5)
+print(d2, nn.Dropout1d(0.2, inplace=True))
+y = d2(x)
+print(y[:, :, 0, 0])
+print(y.grad_fn)
+d1 = nn.Dropout1d(0.5)
+s = d1(torch.randn(3, 5))
+print(s)
+u = F.dropout2d(torch.randn(2, 3, 4), 0.5)
+print(u.shape)
+y.sum().backward()
+print(x.grad[:, :, 0, 0])

@@ -1,0 +1,18 @@
+# nn.Dropout in training mode draws PyTorch's mask after manual_seed (MulBackward0), eval returns the input
+import torch.nn as nn
+torch.manual_seed(0)
+x = torch.randn(3, 5, requires_grad=True)
+drop = nn.Dropout(0.3)
+print(drop)
+y = drop(x)
+print(y)
+print(y.grad_fn, y.grad_fn.next_functions)
+z = drop(x)
+print((y == z).all())
+drop.eval()
+e = drop(x)
+print(e is x, drop.training)
+loss = (y * torch.arange(15.0).reshape(3, 5)).sum()
+loss.backward()
+print(x.grad)
+print(torch.rand(2))
