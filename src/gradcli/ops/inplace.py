@@ -530,8 +530,24 @@ def _unary_inplace(name, method=None):
     return fn
 
 
+def _check_binds(name: str, self, other, args: tuple, kwargs: dict) -> None:
+    """Arguments the out-of-place op does not take (``x.lerp_(1, keepdim=3)``) are PyTorch's TypeError from its
+    argument parser, not a Python TypeError inside apply_inplace (an internal error; a fuzz finding)."""
+    import inspect
+
+    try:
+        sig = inspect.signature(getattr(Tensor, name))
+    except (TypeError, ValueError):
+        return
+    try:
+        sig.bind(self, other, *args, **kwargs)
+    except TypeError:
+        raise ArgumentTypeError(f"{name}_() received an invalid combination of arguments") from None
+
+
 def _binary_inplace(name):
     def fn(self, other, *args, **kwargs):
+        _check_binds(name, self, other, args, kwargs)
         return apply_inplace(self, lambda old: getattr(old, name)(other, *args, **kwargs), src=other,
                              autograd_inputs=_dispatches(other, False))
 

@@ -341,7 +341,8 @@ def _minmax(input, dim, keepdim, is_max: bool, other=None):
     if isinstance(dim, Tensor):
         other, dim = dim, None
     if other is not None:
-        if keepdim is not None and keepdim is not False:
+        # other= with a dim, or a number: no signature of PyTorch's parser matches (TypeError)
+        if (keepdim is not None and keepdim is not False) or dim is not None or not isinstance(other, Tensor):
             raise ArgumentTypeError(f"{name}() received an invalid combination of arguments")
         from .elementwise import maximum, minimum
 
