@@ -176,7 +176,10 @@ DISCONTINUOUS_OPS = frozenset({
 #: inputs (leaves, results of EXACT_OPS), where PyTorch and gradcli differ by at most the op's own last-bit
 #: libm difference.  Decided for issue #5: the comparison stays strict; ill-conditioned chains such as
 #: tan(tan(x)) or sin(exp(x)) are a property of float32 and the libm, not of the engine.
-ILL_CONDITIONED_OPS = frozenset({"sin", "cos", "tan", "exp", "exp2", "expm1", "sinh", "cosh"})
+ILL_CONDITIONED_OPS = frozenset({"sin", "cos", "tan", "exp", "exp2", "expm1", "sinh", "cosh",
+                                 # issue 17: a normalization divides by a standard deviation that may be small
+                                 "layer_norm", "batch_norm", "rnn_tanh_cell", "rnn_relu_cell", "lstm_cell",
+                                 "gru_cell", "bilinear"})
 
 
 def mixes_inexact(a: "Var", b: "Var") -> bool:
@@ -1453,6 +1456,104 @@ def _pool(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     if op == "max_pool2d_with_indices":
         expr += "[0]"
     return expr, g.result(shape, x.dtype, [x])
+
+
+# --- dropout, embedding, normalization, recurrent cells, bilinear (issue 17 part B) ----------------
+@template("dropout", "dropout1d", "dropout2d")
+def _dropout(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    # the mask is drawn from the seeded generator on both sides, element for element
+    if not x.floating or x.numel == 0:
+        return None
+    if (op == "dropout1d" and x.ndim not in (2, 3)) or (op == "dropout2d" and x.ndim not in (3, 4)):
+        return None
+    p = g.pick([0.0, 0.25, 0.5, 1.0])
+    kw = {"training": "False"} if g.bool(0.2) else {}
+    return g.call(op, x.name, [lit(p)], kw, styles={"F"}), g.result(x.shape, x.dtype, [x])
+
+
+@template("embedding")
+def _embedding(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating or x.ndim != 2 or x.shape[0] == 0:
+        return None
+    idx = g.int_constant(g.shape(2), 0, x.shape[0])
+    kw = {"padding_idx": str(g.int(0, x.shape[0] - 1))} if g.bool(0.3) else {}
+    return g.call(op, idx.name, [x.name], kw), g.result(idx.shape + (x.shape[1],), x.dtype, [x])
+
+
+@template("layer_norm")
+def _layer_norm(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating or x.ndim == 0 or x.numel == 0:
+        return None
+    k = g.int(1, min(2, x.ndim))
+    shape = tuple(x.shape[x.ndim - k:])
+    w = g.new_leaf(shape, x.dtype)
+    args = [tuple_text(shape), w.name]
+    inputs = [x, w]
+    if g.bool(0.5):
+        b = g.new_leaf(shape, x.dtype)
+        args.append(b.name)
+        inputs.append(b)
+    return g.call(op, x.name, args, styles={"F", "torch"}), g.result(x.shape, x.dtype, inputs)
+
+
+@template("batch_norm")
+def _batch_norm(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating or x.ndim < 2 or x.numel == 0 or x.numel // x.shape[1] < 2:
+        return None
+    w = g.new_leaf((x.shape[1],), x.dtype)
+    b = g.new_leaf((x.shape[1],), x.dtype)
+    return (g.call(op, x.name, ["None", "None", w.name, b.name], {"training": "True"}),
+            g.result(x.shape, x.dtype, [x, w, b]))
+
+
+@template("bilinear")
+def _bilinear(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating or x.ndim != 2 or x.numel == 0:
+        return None
+    n, i = x.shape
+    j, o = g.pick([1, 2, 3]), g.pick([1, 2])
+    x2 = g.new_leaf((n, j), x.dtype)
+    w = g.new_leaf((o, i, j), x.dtype)
+    return g.call(op, x.name, [x2.name, w.name]), g.result((n, o), x.dtype, [x, x2, w])
+
+
+@template("unsafe_split", "unsafe_chunk")
+def _unsafe_split(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if x.ndim == 0 or x.shape[0] == 0:
+        return None
+    n = x.shape[0]
+    k = g.int(1, n)
+    sizes = [min(k, n - s) for s in range(0, n, k)] if op == "unsafe_split" else \
+        [min(-(-n // k), n - s) for s in range(0, n, -(-n // k))]
+    i = g.int(0, len(sizes) - 1)
+    expr = g.call(op, x.name, [str(k)]) + f"[{i}]"
+    return expr, g.result((sizes[i],) + tuple(x.shape[1:]), x.dtype, [x])
+
+
+@template("rnn_tanh_cell", "rnn_relu_cell", "lstm_cell", "gru_cell")
+def _rnn_cell(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    if not x.floating or x.ndim != 2 or x.numel == 0:
+        return None
+    n, i = x.shape
+    hidden = g.pick([1, 2, 3])
+    chunks = {"rnn_tanh_cell": 1, "rnn_relu_cell": 1, "lstm_cell": 4, "gru_cell": 3}[op]
+    h = g.new_leaf((n, hidden), x.dtype)
+    w_ih = g.new_leaf((chunks * hidden, i), x.dtype)
+    w_hh = g.new_leaf((chunks * hidden, hidden), x.dtype)
+    inputs = [x, h, w_ih, w_hh]
+    args = [w_ih.name, w_hh.name]
+    if g.bool(0.5):
+        b_ih = g.new_leaf((chunks * hidden,), x.dtype)
+        b_hh = g.new_leaf((chunks * hidden,), x.dtype)
+        args += [b_ih.name, b_hh.name]
+        inputs += [b_ih, b_hh]
+    if op == "lstm_cell":
+        c = g.new_leaf((n, hidden), x.dtype)
+        inputs.append(c)
+        expr = g.call(op, x.name, [f"({h.name}, {c.name})"] + args) + f"[{g.int(0, 1)}]"
+    else:
+        expr = g.call(op, x.name, [h.name] + args)
+    return expr, g.result((n, hidden), x.dtype, inputs)
 
 
 # --- misc ------------------------------------------------------------------------------------

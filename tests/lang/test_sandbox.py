@@ -438,6 +438,14 @@ V2_ATTEMPTS.update({
                             "m = y.grad_fn.invstd\n",
     "batchnorm_check_private": _IMPORT_NN + "b = nn.BatchNorm1d(2)\nb._check_input_dim(torch.ones(2, 2))\n",
     "layernorm_class_dict": _IMPORT_NN + "d = nn.LayerNorm.__dict__\n",
+    "rnn_flat_weights_private": _IMPORT_NN + "r = nn.RNN(2, 2)\nw = r._flat_weights\n",
+    "rnn_node_cache": _IMPORT_NN + "l = nn.LSTM(2, 2)\no, h = l(torch.ones(3, 1, 2, requires_grad=True))\n"
+                      "c = o.grad_fn.cache\n",
+    "rnn_forward_globals": _IMPORT_NN + "g = nn.GRU(2, 2).forward.__globals__\n",
+    "rnn_cell_huge": _IMPORT_NN + "c = nn.RNNCell(1, 10 ** 6)\n",
+    "unsafe_chunk_base": "p = torch.ones(4).unsafe_chunk(2)\nb = p[0]._base._data\n",
+    "bilinear_node_saved_private": _IMPORT_NN + "b = nn.Bilinear(1, 1, 1)\ny = b(torch.ones(1, 1), torch.ones(1, 1))\n"
+                                   "s = y.grad_fn._saved\n",
 })
 ATTEMPTS.update(V2_ATTEMPTS)
 

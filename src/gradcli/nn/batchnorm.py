@@ -15,6 +15,7 @@ from typing import Any, Optional
 
 from ..autograd import dtypes as dt
 from ..autograd.tensor import Tensor
+from ..errors import python_errors
 from ..ops import creation
 from ..ops import normalization as _N
 from . import init
@@ -28,6 +29,7 @@ _MOD = "torch.nn.modules.batchnorm"
 
 
 class _BatchNorm(Module):
+    @python_errors
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device: Any = None, dtype: Any = None, *,
                  bias: bool = True) -> None:
@@ -75,6 +77,7 @@ class _BatchNorm(Module):
     def _check_input_dim(self, input: Tensor) -> None:
         raise NotImplementedError
 
+    @python_errors
     def forward(self, input: Tensor) -> Tensor:
         self._check_input_dim(input)
         if self.momentum is None:

@@ -19,6 +19,7 @@ import math
 from typing import Any
 
 from ..autograd.tensor import Tensor
+from ..errors import python_errors
 from ..ops import conv as _conv
 from ..ops import creation
 from . import init
@@ -44,6 +45,7 @@ class _ConvNd(Module):
     _dims = 0
     _fn: Any = None
 
+    @python_errors
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
                  dilation: Any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device: Any = None, dtype: Any = None) -> None:
@@ -110,6 +112,7 @@ class _ConvNd(Module):
             return fn(padded, weight, bias, self.stride, (0,) * self._dims, self.dilation, self.groups)
         return fn(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
 
+    @python_errors
     def forward(self, input: Tensor) -> Tensor:
         return self._conv_forward(input, self.weight, self.bias)
 

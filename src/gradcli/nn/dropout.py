@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..autograd.tensor import Tensor
+from ..errors import python_errors
 from ..ops import dropout as _D
+from ..errors import ArgumentTypeError
 from ._errors import nn_error
 from .module import Module
 
@@ -17,16 +19,25 @@ __all__ = ["Dropout", "Dropout1d", "Dropout2d"]
 _MOD = "torch.nn.modules.dropout"
 
 
+def _compare_fails(p: Any) -> bool:
+    """Whether ``p < 0`` is Python's TypeError (PyTorch's __init__ runs that comparison)."""
+    return not isinstance(p, (int, float)) and not isinstance(p, Tensor)
+
+
 class _DropoutNd(Module):
     _fn: Any = None
 
+    @python_errors
     def __init__(self, p: float = 0.5, inplace: bool = False) -> None:
         super().__init__()
+        if _compare_fails(p):
+            raise ArgumentTypeError(f"'<' not supported between instances of '{type(p).__name__}' and 'int'")
         if p < 0 or p > 1:
             raise nn_error(ValueError, f"dropout probability has to be between 0 and 1, but got {p}")
         self.p = p
         self.inplace = inplace
 
+    @python_errors
     def forward(self, input: Tensor) -> Tensor:
         return type(self)._fn(input, self.p, self.training, self.inplace)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..autograd.tensor import Tensor
+from ..errors import python_errors
 from ..ops import creation
 from ..ops import normalization as _N
 from . import init
@@ -22,6 +23,7 @@ class LayerNorm(Module):
 
     __module__ = "torch.nn.modules.normalization"
 
+    @python_errors
     def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
                  device: Any = None, dtype: Any = None) -> None:
         super().__init__()
@@ -49,6 +51,7 @@ class LayerNorm(Module):
             if self.bias is not None:
                 init.zeros_(self.bias)
 
+    @python_errors
     def forward(self, input: Tensor) -> Tensor:
         return _N.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from ..autograd.tensor import Tensor
+from ..errors import python_errors
 from ..ops import pooling as _P
 from .module import Module
 
@@ -18,6 +19,7 @@ _MOD = "torch.nn.modules.pooling"
 class _MaxPoolNd(Module):
     _fn: Any = None
 
+    @python_errors
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                  return_indices: bool = False, ceil_mode: bool = False) -> None:
         super().__init__()
@@ -28,6 +30,7 @@ class _MaxPoolNd(Module):
         self.return_indices = return_indices
         self.ceil_mode = ceil_mode
 
+    @python_errors
     def forward(self, input: Tensor) -> Any:
         return type(self)._fn(input, self.kernel_size, self.stride, self.padding, self.dilation,
                               ceil_mode=self.ceil_mode, return_indices=self.return_indices)
@@ -56,6 +59,7 @@ class AvgPool2d(Module):
 
     __module__ = _MOD
 
+    @python_errors
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                  count_include_pad: bool = True, divisor_override: Optional[int] = None) -> None:
         super().__init__()
@@ -66,6 +70,7 @@ class AvgPool2d(Module):
         self.count_include_pad = count_include_pad
         self.divisor_override = divisor_override
 
+    @python_errors
     def forward(self, input: Tensor) -> Tensor:
         return _P.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
                              self.count_include_pad, self.divisor_override)

@@ -15,10 +15,12 @@ from typing import Any, Optional
 
 from ..autograd.grad_mode import no_grad
 from ..autograd.tensor import Tensor
+from ..errors import python_errors
 from ..errors import error_class
 from ..ops import creation
 from ..ops import embedding as _E
 from . import init
+from ._errors import nn_error
 from .module import Module
 from .parameter import Parameter
 
@@ -34,6 +36,7 @@ class Embedding(Module):
 
     __module__ = "torch.nn.modules.sparse"
 
+    @python_errors
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: Optional[int] = None,
                  max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
                  sparse: bool = False, _weight: Optional[Tensor] = None, _freeze: bool = False, device: Any = None,
@@ -42,13 +45,8 @@ class Embedding(Module):
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
         if padding_idx is not None:
-            if padding_idx > 0:
-                if padding_idx >= self.num_embeddings:
-                    raise _assertion("Padding_idx must be within num_embeddings")
-            elif padding_idx < 0:
-                if padding_idx < -self.num_embeddings:
-                    raise _assertion("Padding_idx must be within num_embeddings")
-                padding_idx = self.num_embeddings + padding_idx
+            if isinstance(num_embeddings, int) and not isinstance(num_embeddings, bool):
+                padding_idx = _E.check_padding_idx(padding_idx, num_embeddings)
         self.padding_idx = padding_idx
         self.max_norm = max_norm
         self.norm_type = norm_type
@@ -74,6 +72,7 @@ class Embedding(Module):
             with no_grad():
                 self.weight[self.padding_idx].fill_(0)
 
+    @python_errors
     def forward(self, input: Tensor) -> Tensor:
         return _E.embedding(input, self.weight, self.padding_idx, self.max_norm, self.norm_type,
                             self.scale_grad_by_freq, self.sparse)
@@ -97,6 +96,8 @@ class Embedding(Module):
                         max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
                         sparse: bool = False) -> "Embedding":
         """An Embedding whose weight is ``embeddings`` (2-d), frozen unless ``freeze=False``."""
+        if not isinstance(embeddings, Tensor):
+            raise nn_error(AttributeError, f"'{type(embeddings).__name__}' object has no attribute 'dim'")
         if embeddings.dim() != 2:
             raise _assertion("Embeddings parameter is expected to be 2-dimensional")
         rows, cols = embeddings.shape

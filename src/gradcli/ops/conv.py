@@ -36,6 +36,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import ArgumentTypeError, error_class, warn_once
+from ..errors import python_errors
 from ._core import Node, Tensor, check_numel, dt, mode, record, saved
 from .registry import register
 
@@ -340,7 +341,7 @@ def _check_shape_forward(input: Tensor, weight: Tensor, bias: Optional[Tensor], 
         raise _runtime(f"Given groups={groups}, weight of size {_sizes(ws)}, expected input"
                        f"{_sizes(input._data.shape)} to have {ws[1] * groups} channels, but got "
                        f"{input._data.shape[1]} channels instead",
-                       "The layer's in_channels must equal the input's size at dim 1 (channels first: N, C, ...).")
+                       "The layer's in_channels must equal the input's size at dim 1 (channels first: N, C, then the spatial dims).")
     if bias is not None and not (bias._data.ndim == 1 and bias._data.shape[0] == ws[0]):
         raise _runtime(f"Given weight of size {_sizes(ws)}, expected bias to be 1-dimensional with {ws[0]} elements, "
                        f"but got bias of size {_sizes(bias._data.shape)} instead")
@@ -452,12 +453,14 @@ def _convolution_same(x: Tensor, weight: Tensor, bias: Optional[Tensor], stride:
     return _convolution_checked(constant_pad_nd(x, pad_nd, 0.0), weight, bias, stride, left, dilation, groups)
 
 
+@python_errors
 def conv1d(*args: Any, **kwargs: Any) -> Tensor:
     """``F.conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)``: input (N, C, L) or
     (C, L), weight (O, C/groups, K); padding an int, a 1-tuple, 'valid' or 'same'.  ConvolutionBackward0."""
     return _conv_nd("conv1d", 1, args, kwargs)
 
 
+@python_errors
 def conv2d(*args: Any, **kwargs: Any) -> Tensor:
     """``F.conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)``: input (N, C, H, W) or
     (C, H, W), weight (O, C/groups, kH, kW); padding an int, a pair, 'valid' or 'same'.  ConvolutionBackward0."""
@@ -589,6 +592,7 @@ def _index_pad(input: Tensor, pad: list, mode_: str) -> Tensor:
     return _gather(input, np.ix_(*idx), _PAD_NODES[(mode_, k)])
 
 
+@python_errors
 def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Optional[float] = None) -> Tensor:
     """``F.pad(input, pad, mode='constant', value=None)``: ``pad`` lists (left, right) widths from the last dim
     backwards.  'constant' (ConstantPadNdBackward0; negative widths crop), 'reflect' / 'replicate'
@@ -603,6 +607,8 @@ def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: Option
             raise ArgumentTypeError(f"pad(): argument 'pad' (position 2) must be tuple of ints, but found element of "
                                     f"type {type(e).__name__} at pos {i}")
     widths = [int(e) for e in pad]
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise ArgumentTypeError(f"pad(): argument 'value' (position 4) must be float, not {type(value).__name__}")
     nd = input._data.ndim
     if mode == "constant":
         return constant_pad_nd(input, widths, 0.0 if value is None else value)

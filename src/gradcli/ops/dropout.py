@@ -1,4 +1,5 @@
-"""Dropout: ``F.dropout`` / ``F.dropout1d`` / ``F.dropout2d`` and ``torch.dropout`` / ``torch.feature_dropout``.
+"""Dropout: ``F.dropout`` / ``F.dropout1d`` / ``F.dropout2d`` (over ATen's ``dropout`` / ``feature_dropout``, which
+gradcli does not expose as ``torch.dropout`` / ``torch.feature_dropout``).
 
 As PyTorch 2.13's CPU path, which is not a fused kernel but the composite ``_dropout_impl``
 (aten/src/ATen/native/Dropout.cpp): when ``p == 0``, ``train`` is False or the input is empty the input itself
@@ -23,6 +24,7 @@ import numpy as np
 
 from ..autograd import random as _random
 from ..errors import ArgumentTypeError, error_class, warn
+from ..errors import python_errors
 from ._core import Tensor
 from .registry import register
 
@@ -61,6 +63,10 @@ def _need_dim(input: Any) -> None:
 def _impl(fn: str, input: Any, p: Any, train: Any, feature: bool, inplace: bool) -> Tensor:
     """ATen's ``_dropout_impl`` (see the module docstring); ``p`` already a float."""
     _need_tensor(fn, input)
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise ArgumentTypeError(f"{fn}(): argument 'p' (position 2) must be float, not {type(p).__name__}")
+    if not isinstance(train, bool):
+        raise ArgumentTypeError(f"{fn}(): argument 'train' (position 3) must be bool, not {type(train).__name__}")
     p = float(p)
     if not 0 <= p <= 1:
         raise error_class("runtime")(f"dropout probability has to be between 0 and 1, but got {_fmt(p)}")
@@ -86,6 +92,7 @@ def _fmt(p: float) -> str:
     return f"{p:g}"
 
 
+@python_errors
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """``F.dropout(input, p=0.5, training=True, inplace=False)``: each element zeroed with probability p, the
     others scaled by 1/(1-p) (MulBackward0); the input itself when not training.  ValueError for p outside
@@ -94,6 +101,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool 
     return _impl("dropout_" if inplace else "dropout", input, p, training, False, inplace)
 
 
+@python_errors
 def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """``F.dropout1d``: whole channels of a (N, C, L) or (C, L) input zeroed with probability p."""
     _check_p(p)
@@ -107,6 +115,7 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: boo
     return _feature_batchify(input, p, training, inplace, nd == 3)
 
 
+@python_errors
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     """``F.dropout2d``: whole channels of a (N, C, H, W) input zeroed with probability p; PyTorch's warnings
     for other ranks (a 3-d input is taken as (N, C, L))."""
@@ -135,11 +144,13 @@ def _feature_batchify(input: Tensor, p: float, training: bool, inplace: bool, ba
     return out.squeeze_(0) if inplace else out.squeeze(0)
 
 
+@python_errors
 def torch_dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """``torch.dropout(input, p, train)``: the native op (RuntimeError for p outside [0, 1])."""
     return _impl("dropout", input, p, train, False, False)
 
 
+@python_errors
 def feature_dropout(input: Tensor, p: float, train: bool) -> Tensor:
     """``torch.feature_dropout(input, p, train)``: one draw per (N, C) plane."""
     return _impl("feature_dropout", input, p, train, True, False)
@@ -152,7 +163,3 @@ register("dropout1d", dropout1d, "dropout", torch=(), F=("dropout1d",), methods=
          formula="input: grad * noise (one mask value per channel)", notes="random")
 register("dropout2d", dropout2d, "dropout", torch=(), F=("dropout2d",), methods=(), nodes=("MulBackward0",),
          formula="input: grad * noise (one mask value per channel)", notes="random")
-register("torch_dropout", torch_dropout, "dropout", torch=("dropout",), methods=(), nodes=("MulBackward0",),
-         formula="input: grad * noise", notes="random")
-register("feature_dropout", feature_dropout, "dropout", torch=("feature_dropout",), methods=(), nodes=("MulBackward0",),
-         formula="input: grad * noise", notes="random")

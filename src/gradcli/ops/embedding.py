@@ -1,4 +1,5 @@
-"""Embeddings: ``F.embedding`` and ``torch.embedding`` (EmbeddingBackward0), ``torch.embedding_renorm_``.
+"""Embeddings: ``F.embedding`` (EmbeddingBackward0) over ATen's ``embedding`` and ``embedding_renorm_`` (which
+gradcli does not expose as ``torch.embedding`` / ``torch.embedding_renorm_``).
 
 As PyTorch 2.13: ``F.embedding``'s Python checks (``padding_idx`` within ``num_embeddings``: AssertionError;
 a negative one counts from the end; None is -1), ``max_norm`` renormalising the looked-up rows of the weight
@@ -24,12 +25,13 @@ from typing import Any, Optional
 import numpy as np
 
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
+from ..errors import python_errors
 from ._core import Node, Tensor, check_numel, dt, record, saved
 from ..autograd.graph import inplace_log as _inplace_log
 from ..autograd.graph import source_position as _pos
 from .registry import register
 
-__all__ = ["embedding", "torch_embedding", "embedding_renorm_"]
+__all__ = ["embedding", "torch_embedding", "embedding_renorm_", "check_padding_idx", "bump_version"]
 
 _TYPE = {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
          "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}
@@ -111,6 +113,7 @@ def _fma_rows(b: np.ndarray, a: np.ndarray, dtype: dt.dtype, alpha: float) -> np
     return _fma.fma(b, np.full_like(b, alpha), a, dtype.np)
 
 
+@python_errors
 def torch_embedding(weight: Any, indices: Any, padding_idx: int = -1, scale_grad_by_freq: bool = False,
                     sparse: bool = False) -> Tensor:
     """``torch.embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False)``: the rows
@@ -171,6 +174,22 @@ def embedding_renorm_(weight: Tensor, indices: Tensor, max_norm: float, norm_typ
     return weight
 
 
+def check_padding_idx(padding_idx: Any, num: int) -> Any:
+    """torch.nn's ``padding_idx`` checks (``padding_idx > 0`` ... as Python compares, a TypeError for a
+    non-number): AssertionError when out of range; a negative index counts from the end."""
+    if not isinstance(padding_idx, (int, float)):
+        raise ArgumentTypeError(f"'>' not supported between instances of '{type(padding_idx).__name__}' and 'int'")
+    if padding_idx > 0:
+        if padding_idx >= num:
+            raise _assertion("Padding_idx must be within num_embeddings")
+    elif padding_idx < 0:
+        if padding_idx < -num:
+            raise _assertion("Padding_idx must be within num_embeddings")
+        padding_idx = num + padding_idx
+    return padding_idx
+
+
+@python_errors
 def embedding(input: Any, weight: Any, padding_idx: Optional[int] = None, max_norm: Optional[float] = None,
               norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
     """``F.embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,
@@ -179,20 +198,17 @@ def embedding(input: Any, weight: Any, padding_idx: Optional[int] = None, max_no
     if padding_idx is not None:
         if not isinstance(weight, Tensor):
             raise ArgumentTypeError(f"'{type(weight).__name__}' object has no attribute 'size'")
-        size0 = weight._data.shape[0] if weight._data.ndim else 0
-        if padding_idx > 0:
-            if padding_idx >= size0:
-                raise _assertion("Padding_idx must be within num_embeddings")
-        elif padding_idx < 0:
-            if padding_idx < -size0:
-                raise _assertion("Padding_idx must be within num_embeddings")
-            padding_idx = size0 + padding_idx
+        padding_idx = check_padding_idx(padding_idx, weight._data.shape[0] if weight._data.ndim else 0)
     else:
         padding_idx = -1
     if max_norm is not None:
         if not isinstance(input, Tensor):
             raise ArgumentTypeError(f"'{type(input).__name__}' object has no attribute 'contiguous'")
         input = input.contiguous()
+        for name, pos, v in (("max_norm", 3, max_norm), ("norm_type", 4, norm_type)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ArgumentTypeError(f"embedding_renorm_(): argument '{name}' (position {pos}) must be float, not "
+                                        f"{type(v).__name__}")
         embedding_renorm_(weight.detach(), input, max_norm, norm_type)
     return torch_embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
@@ -200,13 +216,10 @@ def embedding(input: Any, weight: Any, padding_idx: Optional[int] = None, max_no
 def _sample():
     w = Tensor._from_data(np.random.default_rng(5).uniform(-1, 1, size=(5, 3)), dt.float64)
     w.requires_grad_(True)
-    return (Tensor._from_data(np.array([[0, 2, 4], [2, 1, 0]], dtype=np.int64), dt.int64), w), {}  # (padding_idx / scale_grad_by_freq: gradients that are not the derivative)
+    # (no padding_idx / scale_grad_by_freq: their gradients are not the derivative)
+    return (Tensor._from_data(np.array([[0, 2, 4], [2, 1, 0]], dtype=np.int64), dt.int64), w), {}
 
 
 register("embedding", embedding, "nn", torch=(), F=("embedding",), methods=(),
-         nodes=("EmbeddingBackward0", "EmbeddingDenseBackwardBackward0"), formula=EmbeddingBackward0.formula, sample=_sample)
-register("torch_embedding", torch_embedding, "nn", torch=("embedding",), methods=(),
-         nodes=("EmbeddingBackward0",), formula=EmbeddingBackward0.formula,
-         sample=lambda: (lambda a, k: ((a[1], a[0]), k))(*_sample()))
-register("embedding_renorm_", embedding_renorm_, "nn", torch=("embedding_renorm_",), methods=(),
-         formula="", notes="in place, with grad mode off")
+         nodes=("EmbeddingBackward0", "EmbeddingDenseBackwardBackward0"), formula=EmbeddingBackward0.formula,
+         sample=_sample)

@@ -31,6 +31,7 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
+from ..errors import python_errors
 from ._core import Node, Tensor, check_numel, mode, record, saved
 from .registry import register
 
@@ -65,13 +66,23 @@ def _f64(t: Optional[Tensor]) -> Optional[np.ndarray]:
 
 
 def _check_float(input: Tensor, kernel: str, others: Sequence[Optional[Tensor]]) -> None:
+    """The kernel's dtype checks: a floating input; parameters of the input's dtype (ATen's mixed-dtype
+    messages: a float32 input names the parameter's expected type, any other says all must share one)."""
     name = input._dtype.name
     if not input._dtype.is_floating_point:
         raise error_class("runtime")(f"\"{kernel}\" not implemented for '{_TYPE.get(name, name)}'",
                                      torch_type=NotImplementedError)
     for t in others:
         if t is not None and t._dtype is not input._dtype:
+            if name == "float32":
+                raise _runtime("mixed dtype (CPU): expect parameter to have scalar type of Float")
             raise _runtime("mixed dtype (CPU): all inputs must share same datatype.")
+
+
+def _need_float(fn: str, name: str, pos: int, v: Any) -> None:
+    """PyTorch's argument parser for a ``float`` argument (an int is accepted, a bool or None is not)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise ArgumentTypeError(f"{fn}(): argument '{name}' (position {pos}) must be float, not {type(v).__name__}")
 
 
 # --- layer_norm --------------------------------------------------------------------------------------------
@@ -114,6 +125,7 @@ def _int_list(v: Any) -> Optional[list]:
     return None
 
 
+@python_errors
 def layer_norm(input: Any, normalized_shape: Any, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None,
                eps: float = 1e-5) -> Tensor:
     """``F.layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5)``: each slice over the last
@@ -130,6 +142,7 @@ def layer_norm(input: Any, normalized_shape: Any, weight: Optional[Tensor] = Non
         if t is not None and not isinstance(t, Tensor):
             raise ArgumentTypeError(f"layer_norm(): argument '{name}' (position {pos}) must be Tensor, not "
                                     f"{type(t).__name__}")
+    _need_float("layer_norm", "eps", 5, eps)
     if not shape:
         raise _runtime("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                        "element, but got normalized_shape = []")
@@ -213,6 +226,7 @@ def _update_running(running: Tensor, stat: np.ndarray, momentum: float) -> None:
     np.copyto(r, new.astype(r.dtype))
 
 
+@python_errors
 def batch_norm(input: Any, running_mean: Optional[Tensor], running_var: Optional[Tensor],
                weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: bool = False,
                momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
@@ -230,6 +244,10 @@ def batch_norm(input: Any, running_mean: Optional[Tensor], running_var: Optional
         if prods == 1:
             raise _value_error(f"Expected more than 1 value per channel when training, got input size "
                                f"torch.Size({size})")
+    if not isinstance(eps, (int, float)):
+        raise ArgumentTypeError(f"'<=' not supported between instances of '{type(eps).__name__}' and 'float'"
+                                if training else
+                                f"'<' not supported between instances of '{type(eps).__name__}' and 'float'")
     if training and eps <= 0.0:
         raise _value_error(f"batch_norm eps must be positive during training, but got {eps}")
     elif eps < 0.0:
@@ -239,12 +257,15 @@ def batch_norm(input: Any, running_mean: Optional[Tensor], running_var: Optional
         if t is not None and not isinstance(t, Tensor):
             raise ArgumentTypeError(f"batch_norm(): argument '{name}' (position {pos}) must be Tensor, not "
                                     f"{type(t).__name__}")
+    if not isinstance(training, bool):
+        raise ArgumentTypeError(f"batch_norm(): argument 'training' (position 6) must be bool, not "
+                                f"{type(training).__name__}")
+    _need_float("batch_norm", "momentum", 7, momentum)
+    _need_float("batch_norm", "eps", 8, eps)
     if len(size) < 2:
         raise ArgumentIndexError(f"Dimension out of range (expected to be in range of [{-max(len(size), 1)}, "
                                  f"{max(len(size), 1) - 1}], but got 1)")
     c = size[1]
-    if input._data.size == 0:
-        raise error_class("unsupported")("batch_norm of an empty input is not supported by gradcli")
     if running_mean is not None:
         _check_features("running_mean", c, running_mean)
     elif not training:
@@ -255,7 +276,15 @@ def batch_norm(input: Any, running_mean: Optional[Tensor], running_var: Optional
         raise _runtime("running_var must be defined in evaluation mode")
     _check_features("weight", c, weight)
     _check_features("bias", c, bias)
-    _check_float(input, "batch_norm_cpu", (weight, bias))
+    if input._data.size == 0:
+        # ATen: not a view of the input, nor an empty tensor that would break the gradient chain
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        if bias is not None:
+            out = out + bias[0]
+        return out
+    _check_float(input, "batch_norm", (weight, bias, running_mean, running_var))
     check_numel(input._data.size)
     axes = (0,) + tuple(range(2, len(size)))
     bshape = (1, c) + (1,) * (len(size) - 2)

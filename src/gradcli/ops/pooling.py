@@ -29,6 +29,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ..errors import ArgumentTypeError, error_class
+from ..errors import python_errors
 from ._core import Node, Tensor, check_numel, dt, record, saved
 from .registry import register
 
@@ -50,6 +51,13 @@ def _ints(fn: str, name: str, pos: int, v: Any) -> list:
         return [int(e) for e in v]
     raise ArgumentTypeError(f"{fn}(): argument '{name}' (position {pos}) must be tuple of ints, not "
                             f"{type(v).__name__}")
+
+
+def _bool(fn: str, name: str, pos: int, v: Any) -> bool:
+    """PyTorch's argument parser for a ``bool`` argument."""
+    if not isinstance(v, bool):
+        raise ArgumentTypeError(f"{fn}(): argument '{name}' (position {pos}) must be bool, not {type(v).__name__}")
+    return v
 
 
 def _div_rtn(a: int, b: int) -> int:
@@ -224,22 +232,25 @@ def _max_pool2d_args(fn: str, input: Any, kernel_size: Any, stride: Any, padding
     return k, s, p, d
 
 
+@python_errors
 def max_pool2d_with_indices(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0,
                             dilation: Any = 1, ceil_mode: bool = False) -> tuple:
     """``torch._C._nn.max_pool2d_with_indices``: (values, int64 indices) of 2-d max pooling."""
     k, s, p, d = _max_pool2d_args("max_pool2d_with_indices", input, kernel_size, stride, padding, dilation)
-    return _max_pool2d_core(input, k, s, p, d, bool(ceil_mode))
+    return _max_pool2d_core(input, k, s, p, d, _bool("max_pool2d_with_indices", "ceil_mode", 6, ceil_mode))
 
 
+@python_errors
 def max_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """``F.max_pool2d``: input (N, C, H, W) or (C, H, W); ``stride`` defaults to ``kernel_size``; with
     ``return_indices`` also the int64 flat indices of each maximum.  MaxPool2DWithIndicesBackward0."""
     k, s, p, d = _max_pool2d_args("max_pool2d", input, kernel_size, stride, padding, dilation)
-    values, indices = _max_pool2d_core(input, k, s, p, d, bool(ceil_mode))
+    values, indices = _max_pool2d_core(input, k, s, p, d, _bool("max_pool2d", "ceil_mode", 6, ceil_mode))
     return (values, indices) if return_indices else values
 
 
+@python_errors
 def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, dilation: Any = 1,
                ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """``F.max_pool1d``: input (N, C, L) or (C, L), PyTorch's composite over the 2-d kernel (see the module
@@ -251,6 +262,7 @@ def max_pool1d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     st = [] if stride is None else _ints(fn, "stride", 3, stride)
     pd = _ints(fn, "padding", 4, padding)
     dl = _ints(fn, "dilation", 5, dilation)
+    _bool(fn, "ceil_mode", 6, ceil_mode)
     shp = input._data.shape
     if len(shp) not in (2, 3) or any(v == 0 for v in shp[-2 if len(shp) == 3 else -1:]) or \
             (len(shp) in (2, 3) and shp[-1] == 0):
@@ -383,6 +395,7 @@ def _avg_pool_backward(g: Tensor, f: AvgPool2DBackward0) -> Tensor:
     return out
 
 
+@python_errors
 def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any = 0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override: Optional[int] = None) -> Tensor:
     """``F.avg_pool2d``: the mean of each window of an (N, C, H, W) or (C, H, W) input (AvgPool2DBackward0);
@@ -393,6 +406,8 @@ def avg_pool2d(input: Tensor, kernel_size: Any, stride: Any = None, padding: Any
     ks = _ints(fn, "kernel_size", 2, kernel_size)
     st = [] if stride is None else _ints(fn, "stride", 3, stride)
     pd = _ints(fn, "padding", 4, padding)
+    _bool(fn, "ceil_mode", 5, ceil_mode)
+    _bool(fn, "count_include_pad", 6, count_include_pad)
     if divisor_override is not None and not _is_int(divisor_override):
         raise ArgumentTypeError(f"{fn}(): argument 'divisor_override' must be int, not {type(divisor_override).__name__}")
     k = _pair(fn, "kernel_size must either be a single int, or a tuple of two ints", ks)

@@ -1,0 +1,18 @@
+# nn.RNNCell / LSTMCell / GRUCell: default init, print, one step batched and unbatched, the graph's nodes
+import torch.nn as nn
+torch.manual_seed(0)
+rc = nn.RNNCell(3, 4)
+lc = nn.LSTMCell(3, 4)
+gc = nn.GRUCell(3, 4, bias=False)
+print(rc, lc, gc, nn.RNNCell(2, 2, nonlinearity='relu'))
+x = torch.randn(2, 3, requires_grad=True)
+h = rc(x)
+h2 = rc(x, h)
+hy, cy = lc(x)
+hy, cy = lc(x, (hy, cy))
+g = gc(x[0])
+print(h2, hy, cy, g)
+print(h2.grad_fn, hy.grad_fn, cy.grad_fn, g.grad_fn, hy.grad_fn.next_functions[0][0].next_functions)
+loss = h2.sum() + (hy * cy).sum() + g.pow(2).sum()
+loss.backward()
+print(x.grad, rc.weight_hh.grad, lc.bias_ih.grad[:4])
