@@ -34,8 +34,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ArgumentTypeError, error_class
+from . import gemm_order as _gemm_order
 from . import parallel as _parallel
-from ._core import Node, Tensor, check_numel, record, saved, shape_error
+from ._core import Node, Tensor, check_numel, dt, record, saved, shape_error
 from .registry import register
 from .shape import (
     CloneBackward0,
@@ -94,7 +95,22 @@ def _mm_data(a: np.ndarray, b: np.ndarray, dtype, exact_k1: bool = False) -> np.
         return np.zeros(a.shape[:-1] + (b.shape[-1:] if b.ndim >= 2 else ()), dtype=dtype.np)  # a vector b: (n,)
     if a.ndim == 2 and b.ndim == 2 and a.shape[1] == 1 and (exact_k1 or (a.shape[0] > 1 and b.shape[1] > 1)):
         return np.multiply(a, b, dtype=dtype.np)
+    if a.ndim == 2 and b.ndim == 2 and dtype is dt.float32 and not exact_k1 and a.shape[1] > 1:
+        r = _gemm_order.sgemm(a, b, _blas_transposed(b))  # MKL's summation order, where reproduced
+        if r is not None:
+            return r
     return _parallel.matmul(a, b).astype(dtype.np, copy=False)
+
+
+def _blas_transposed(b: np.ndarray) -> bool:
+    """Does PyTorch hand the right operand of a row-major product to BLAS transposed?  Its stride test in
+    addmm_impl_cpu_ (LinearAlgebra.cpp): row-major (strides (>= n, 1)) is passed as it is, column-major
+    (strides (1, >= k)) transposed, anything else is first copied row-major."""
+    k, n = b.shape
+    s0, s1 = (x // b.itemsize for x in b.strides)
+    if s1 == 1 and s0 >= max(1, n):
+        return False
+    return s0 == 1 and s1 >= max(1, k)
 
 
 _MM_HINT = "The inner sizes must agree: (n x k) @ (k x m). Check the shapes, or transpose one operand (.t() / .mT)."
@@ -324,13 +340,18 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         other = mat2._dtype if mat2._dtype is not dtype else input._dtype
         raise _runtime(f"expected m1 and m2 to have the same dtype, but got: {_CPP[dtype.name]} != "
                        f"{_CPP[other.name]}")
-    prod = _mm_data(mat1._data, mat2._data, dtype, exact_k1=True)
-    if alpha != 1:
-        prod = (prod * alpha).astype(dtype.np, copy=False)
-    if beta == 0:
-        data = prod
-    else:
-        data = prod + (input._data if beta == 1 else input._data * beta)
+    data = None
+    if dtype is dt.float32 and alpha == 1 and beta == 1 and mat1._data.shape[1] > 1:
+        # PyTorch copies input into the result, then sgemm with beta = 1 adds the product's k blocks to it
+        data = _gemm_order.sgemm(mat1._data, mat2._data, _blas_transposed(mat2._data), c=input._data)
+    if data is None:
+        prod = _mm_data(mat1._data, mat2._data, dtype, exact_k1=True)
+        if alpha != 1:
+            prod = (prod * alpha).astype(dtype.np, copy=False)
+        if beta == 0:
+            data = prod
+        else:
+            data = prod + (input._data if beta == 1 else input._data * beta)
     out, node = record(AddmmBackward0, np.asarray(data, dtype=dtype.np), dtype, (input, mat1, mat2))
     if node is not None:
         node.alpha, node.beta = alpha, beta

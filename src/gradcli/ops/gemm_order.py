@@ -1,0 +1,213 @@
+"""float32 matrix products in the order of PyTorch's BLAS: oneMKL's ``sgemm`` with its AVX2 kernels.
+
+PyTorch 2.13's CPU ``mm`` (and everything that folds into it: ``matmul`` of 2-d and folded n-d operands)
+calls ``sgemm`` of the oneMKL it is built with (2024.2; ``MKL_VERBOSE=1`` shows every call, even for a
+2 x 3 @ 3 x 4 product), column-major, as ``C^T = B^T A^T``; ``addmm`` (``F.linear`` with a bias) copies
+its input into the result first and calls it with beta = 1.  A float32 product rounds at every addition,
+so its last bits follow the kernel's order; numpy's OpenBLAS adds in its own.  MKL's source is closed: the
+order below was *measured* against PyTorch 2.13 (``ATEN_CPU_CAPABILITY=avx2``,
+``MKL_ENABLE_INSTRUCTIONS=AVX2``, 2 threads as the recorders run it) by testing candidate orders element by
+element until one reproduced every element of every product tried (some 1,500 random shapes up to
+130 x 1200 x 130, either operand transposed; tests/ops/record_gemm.py records the regression cases).
+For a row-major ``(M x K) @ (K x N)`` product:
+
+* **The FMA kernel** (``N >= 12`` and ``M >= 4``): every element is a chain of fused multiply-adds from
+  +0.0 over a block of k, the blocks' partial sums added to C in order.  The k blocks: one block up to
+  192; two equal halves of the even part (and a last block of the odd k) up to 385; blocks of 192 and the
+  rest above.  With beta = 1 the blocks' sums are added to the input (``addmm``'s bias) in order.  Rows
+  come in groups of 4; the last ``M % 4`` rows use this kernel too when ``M >= 12``, the small kernel
+  otherwise (MKL splits the rows between its 2 threads; with 1 thread they take the FMA kernel).
+* **The small kernel** (``N < 12`` or ``M < 4``, and those last rows): ``acc = acc + a*b`` with the
+  product rounded first (no FMA), k in order -- except the first elements of a row of C that does not
+  start on a 16-byte boundary (row offset ``4*N*i mod 16 != 0``) while at least 4 elements of the row
+  follow the boundary: those are summed 8 k at a time, ``s = ((((s + p0) + p1) + p2) + p3) +
+  (((p4 + p5) + p6) + p7)``, then the remaining k one by one.
+
+Not reproduced (measured to differ; the caller uses numpy): an ``N == 1`` product (MKL's m == 1 path), the
+small kernel with a transposed right operand (PyTorch passes ``transa='T'``: ``F.linear`` to fewer than 12
+features), the last ``M % 4`` rows of an FMA-kernel product with ``M < 12`` when ``K < 19`` (MKL then runs
+on one thread), the small kernel with addmm's beta = 1, and products over :data:`MAX_FMA` /
+:data:`MAX_SMALL` multiply-adds: numpy has no fused multiply-add, so the chains cost 2-5 ns per
+multiply-add here; above the caps numpy's BLAS is used and the last bits may differ.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.fma import fma_to_f32
+
+__all__ = ["k_blocks", "sgemm", "supported"]
+
+_F32 = np.float32
+_F64 = np.float64
+_U64 = np.uint64
+_LOW29 = _U64((1 << 29) - 1)  # float64 mantissa bits below float32's 24 ...
+_HALF29 = _U64(1 << 28)       # ... as a float32 midpoint sets them
+_F32_TINY = float(np.finfo(np.float32).tiny)
+
+KC = 192  #: the FMA kernel's k block
+#: multiply-adds (M*K*N) up to which each kernel is emulated; larger products go to numpy's BLAS
+MAX_FMA = 1 << 21
+MAX_SMALL = 1 << 21
+_CHUNK = 1 << 18  # elements of the small kernel's product buffer
+
+
+def k_blocks(k: int) -> list:
+    """The FMA kernel's k blocks, in order (sizes summing to k)."""
+    if k <= KC:
+        return [k]
+    if k <= 2 * KC + 1:
+        even = k - k % 2
+        return [even // 2, even // 2] + ([1] if k % 2 else [])
+    return [KC] * (k // KC) + ([k % KC] if k % KC else [])
+
+
+def _plan(m: int, k: int, n: int, b_transposed: bool):
+    """(rows of the FMA kernel, whether the other rows use it too) for a supported product, else None."""
+    if m == 0 or n == 0 or k == 0:
+        return None
+    if n == 1:
+        return None
+    fma_rows = (m // 4) * 4 if (n >= 12 and m >= 4) else 0
+    rest_fma = fma_rows > 0 and m >= 12
+    uses_small = fma_rows < m and not rest_fma
+    if uses_small and (b_transposed or (fma_rows and k < 19)):
+        return None
+    fma_rows = m if rest_fma else fma_rows
+    if fma_rows * k * n > MAX_FMA or (m - fma_rows) * k * n > MAX_SMALL:
+        return None
+    return fma_rows
+
+
+def supported(m: int, k: int, n: int, b_transposed: bool = False) -> bool:
+    """Does :func:`sgemm` reproduce MKL's bits for an (m x k) @ (k x n) product?"""
+    return _plan(m, k, n, b_transposed) is not None
+
+
+def _fma_rows(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
+    """The FMA kernel: per k block a chain of fmaf from +0.0, the block sums added in order."""
+    m, k = a.shape
+    n = b.shape[1]
+    sizes = k_blocks(k)
+    nb, width = len(sizes), max(sizes)
+    # the blocks run side by side, each padded in front with zero products (fmaf(0, 0, +0) = +0)
+    a3 = np.zeros((nb, m, width), _F64)
+    b3 = np.zeros((nb, width, n), _F64)
+    k0 = 0
+    for i, s in enumerate(sizes):
+        a3[i, :, width - s:] = a[:, k0:k0 + s]
+        b3[i, width - s:, :] = b[k0:k0 + s]
+        k0 += s
+    acc = np.zeros((nb, m, n), _F64)
+    acc32 = np.zeros((nb, m, n), _F32)
+    t = np.empty((nb, m, n), _F64)
+    tv = t.view(_U64)
+    bits = np.empty((nb, m, n), _U64)
+    mid = np.empty((nb, m, n), bool)
+    # A result below float32's normal range can be rounded twice wrongly too; it cannot occur when every
+    # nonzero operand lies in [2**-40, 2**40]: every partial sum is then a multiple of 2**-126.
+    tiny = not (_in_range(a) and _in_range(b))
+    with np.errstate(all="ignore"):
+        for j in range(width):
+            aj, bj = a3[:, :, j, None], b3[:, None, j, :]
+            np.multiply(aj, bj, out=t)  # exact in float64
+            np.add(t, acc, out=t)  # one rounding in float64 ...
+            acc32[...] = t  # ... and one to float32: right unless the double is a float32 midpoint (or tiny)
+            np.bitwise_and(tv, _LOW29, out=bits)
+            np.equal(bits, _HALF29, out=mid)
+            if tiny:
+                mid |= (np.abs(t) < _F32_TINY) & (t != 0)
+            if mid.any():
+                acc32[mid] = fma_to_f32(np.broadcast_to(aj, t.shape)[mid], np.broadcast_to(bj, t.shape)[mid],
+                                        acc[mid])
+            acc[...] = acc32
+    out = acc32[0] + (_F32(0) if c is None else c)
+    for i in range(1, nb):
+        out = out + acc32[i]
+    return out
+
+
+def _in_range(x: np.ndarray) -> bool:
+    """Every nonzero |x| in [2**-40, 2**40] (so no partial sum of products of such values is tiny)."""
+    ax = np.abs(x)
+    big = float(ax.max(initial=0.0))
+    if big > 2.0 ** 40 or not np.isfinite(big):
+        return False
+    nz = ax[ax != 0]
+    return nz.size == 0 or float(nz.min()) >= 2.0 ** -40
+
+
+def _small_rows(a: np.ndarray, b: np.ndarray, row0: int, n_row: int) -> np.ndarray:
+    """The small kernel for the rows of a (row0 is their first row's index in C, whose rows are n_row long)."""
+    m, k = a.shape
+    n = b.shape[1]
+    # the products (k, rows, cols) with the longer side innermost (numpy's broadcasting loops); n >= 2, so
+    # numpy's reduce of axis 0 below adds element by element in order (a single column would go pairwise)
+    wide = m >= n
+    x, y = (np.ascontiguousarray(b), np.ascontiguousarray(a.T)) if wide else \
+        (np.ascontiguousarray(a.T), np.ascontiguousarray(b))
+    acc = np.zeros((x.shape[1], y.shape[1]), _F32)
+    step = max(1, _CHUNK // (m * n))
+    for k0 in range(0, k, step):
+        k1 = min(k, k0 + step)
+        prods = x[k0:k1, :, None] * y[k0:k1, None, :]  # rounded to float32
+        prods[0] += acc  # the running sum first (from +0.0), then the products in order
+        acc = np.add.reduce(prods, axis=0)
+    out = np.ascontiguousarray(acc.T if wide else acc)
+    rows = np.arange(row0, row0 + m)
+    off = (4 * n_row * rows) % 16
+    peel = ((16 - off) % 16) // 4
+    peel = np.where(n_row - peel >= 4, peel, 0)
+    if peel.any():
+        ii, jj = np.nonzero(np.arange(n)[None, :] < peel[:, None])
+        out[ii, jj] = _chain8((a[ii] * b[:, jj].T).astype(_F32))
+    return out
+
+
+def _chain8(p: np.ndarray) -> np.ndarray:
+    """Rows of products p (E x k) summed 8 k at a time: s = (s + p0 + p1 + p2 + p3) + (p4 + p5 + p6 + p7)."""
+    e, k = p.shape
+    nb = k // 8
+    s = np.zeros(e, _F32)
+    if nb:
+        blk = p[:, :nb * 8].reshape(e, nb, 8)
+        y = blk[:, :, 4] + _F32(0)
+        for q in (5, 6, 7):
+            y = y + blk[:, :, q]
+        for i in range(nb):
+            x = s
+            for q in range(4):
+                x = x + blk[:, i, q]
+            s = x + y[:, i]
+    for j in range(nb * 8, k):
+        s = s + p[:, j]
+    return s
+
+
+def sgemm(a: np.ndarray, b: np.ndarray, b_transposed: bool = False, c=None):
+    """``a @ b`` for float32 matrices (m x k) and (k x n) with MKL's bits, or None when :func:`supported`
+    is False (the caller computes it with numpy).  ``b_transposed``: b is the transpose of a row-major
+    matrix (PyTorch's strides test), which changes the small kernel.
+
+    ``c`` (float32, broadcast to (m x n)): ``c + a @ b`` as ``addmm(c, a, b)`` with beta = alpha = 1, for
+    which PyTorch copies c into the result and calls sgemm with beta = 1: the FMA kernel adds its k blocks'
+    sums to c in order (measured with F.linear and addmm); the small kernel's order with a c is not
+    reproduced (None)."""
+    m, k = a.shape
+    n = b.shape[1]
+    fma_rows = _plan(m, k, n, b_transposed)
+    if fma_rows is None or (c is not None and fma_rows < m):
+        return None
+    a = np.asarray(a, _F32)
+    b = np.ascontiguousarray(b, _F32)
+    out = np.empty((m, n), _F32)
+    if fma_rows:
+        c0 = None if c is None else np.broadcast_to(np.asarray(c, _F32), (m, n))
+        if fma_rows > n:  # the same chains for C^T = B^T A^T, with the longer side innermost (numpy's loops)
+            out[:fma_rows] = _fma_rows(np.ascontiguousarray(b.T), a[:fma_rows].T, None if c0 is None else c0.T).T
+        else:
+            out[:fma_rows] = _fma_rows(a[:fma_rows], b, c0)
+    if fma_rows < m:
+        out[fma_rows:] = _small_rows(a[fma_rows:], b, fma_rows, n)
+    return out
