@@ -138,6 +138,10 @@ def torch_namespace() -> Namespace:
         "function": Namespace("torch.autograd.function", {}, {
             "once_differentiable": ("function", "once_differentiable"), "Function": ("function", "Function")}),
         "graph": graph_namespace(),
+        "forward_ad": Namespace("torch.autograd.forward_ad", {}, {
+            name: ("forward_ad", name) for name in (
+                "dual_level", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual",
+                "UnpackedDualTensor")}),
     }
     autograd_members["Variable"] = Variable
     autograd_members["variable"] = Namespace("torch.autograd.variable", {"Variable": Variable})

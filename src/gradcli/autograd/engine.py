@@ -39,6 +39,7 @@ from .graph import AccumulateGrad, accumulate_grad_node, hooks_disabled, hooks_u
 from .graph import legacy_type_name, _py_type_name
 from .graph import source_position as _pos
 from .tensor import Tensor
+from . import forward_ad as _fwad
 
 __all__ = ["backward", "grad", "reset", "current_graph_task_id", "checkpoint_valid"]
 
@@ -101,6 +102,7 @@ def reset() -> None:
     hooks_used[0] = False
     pack_hooks.clear()  # (a run that ended inside a saved_tensors_hooks block left its pair)
     hooks_disabled.clear()
+    _fwad.reset()
 
 
 def _log_call(kind: str, roots: list, inputs, retain_graph: bool, gradient: bool) -> None:
@@ -466,6 +468,8 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
     edge (node, output_nr) to a list cell receiving its gradient (autograd.grad).
     accumulate: whether AccumulateGrad writes ``.grad``.
     """
+    if _fwad.state.pending and not _fwad.state.busy:
+        _fwad.flush()  # dual results' tangents read saved values this pass may free
     deps, needed = _needed_nodes(roots, targets)
     buffers: dict = {}
     for (node, nr), g in zip(roots, root_grads):

@@ -59,6 +59,7 @@ from . import grad_mode
 from . import graph
 from .graph import Node, SavedTensor, accumulate_grad_node, collect_edge
 from .graph import source_position as _pos
+from .forward_ad import state as _fwd
 from .tensor import Tensor
 
 __all__ = [
@@ -81,7 +82,7 @@ _SECOND_BACKWARD_MSG = (
 
 _CTX_API = frozenset({
     "save_for_backward", "saved_tensors", "needs_input_grad", "mark_dirty", "mark_non_differentiable",
-    "set_materialize_grads", "saved_variables",
+    "set_materialize_grads", "saved_variables", "save_for_forward",
 })
 # read-only as in PyTorch; plus ``apply`` and ``num_outputs``, which gradcli's engine reads on the node
 # (a file replacing them would feed the engine values it never checks)
@@ -139,6 +140,10 @@ class BackwardCFunction(Node):
         """Save tensors (or None) for backward; processed (and type-checked) when forward returns."""
         self.__dict__["to_save"] = tensors
 
+    def save_for_forward(self, *tensors) -> None:
+        """Save tensors for ``jvp`` (forward-mode AD): there ``ctx.saved_tensors`` returns them."""
+        self.__dict__["_saved_fw"] = tensors
+
     def mark_dirty(self, *args) -> None:
         """Declare inputs that forward modified in place (they must be returned)."""
         self.__dict__["dirty_tensors"] = args
@@ -156,6 +161,10 @@ class BackwardCFunction(Node):
     @property
     def saved_tensors(self) -> tuple:
         """The saved tensors, unpacked with their version check (``()`` during forward)."""
+        if self.__dict__.get("_in_jvp"):  # jvp reads the primals saved by save_for_forward
+            from .forward_ad import primal_of
+
+            return tuple(primal_of(t) for t in (self.__dict__.get("_saved_fw") or ()))
         if self.__dict__["_released"]:
             err = error_class("second_backward")(_SECOND_BACKWARD_MSG)
             err.facts = {"node": self, "index": 0}  # read by app/related.py
@@ -284,7 +293,7 @@ class Function(metaclass=FunctionMeta):
     as static methods, and are used through ``Foo.apply(*args)``.
     """
 
-    _gradcli_public = frozenset({"apply", "forward", "backward", "setup_context", "vjp"})
+    _gradcli_public = frozenset({"apply", "forward", "backward", "setup_context", "vjp", "jvp"})
     _gradcli_module = "torch.autograd.function"
 
     @staticmethod
@@ -302,6 +311,11 @@ class Function(metaclass=FunctionMeta):
                        "to use it with backward mode AD.", torch_type=NotImplementedError)
 
     vjp = backward
+
+    @staticmethod
+    def jvp(ctx: Any, *grad_inputs: Any) -> Any:
+        raise error_class("runtime")("You must implement the jvp function for custom autograd.Function to use it "
+                                     "with forward mode AD.", torch_type=NotImplementedError)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise _runtime("Legacy autograd function with non-static forward method is deprecated. Please use "
@@ -350,6 +364,7 @@ def _apply(cls: Any, args: tuple, kwargs: dict, has_setup: bool) -> Any:
         node._meta = tuple((t._data.shape, t._dtype) for t in tensors)
     prev = _mode.enabled
     _mode.enabled = False
+    _fwd.busy += 1  # forward runs without forward-mode AD too: jvp gives the outputs' tangents
     try:
         if has_setup:
             outputs = cls.forward(*args, **kwargs)
@@ -358,7 +373,13 @@ def _apply(cls: Any, args: tuple, kwargs: dict, has_setup: bool) -> Any:
             outputs = cls.forward(node, *args, **kwargs)
     finally:
         _mode.enabled = prev
-    return _wrap_outputs(node, args, outputs, is_exec)
+        _fwd.busy -= 1
+    result = _wrap_outputs(node, args, outputs, is_exec)
+    if _fwd.level is not None and not _fwd.busy:
+        from .forward_ad import function_tangents
+
+        function_tangents(cls, node, args, result)
+    return result
 
 
 def _contains(items: Any, t: Any) -> bool:

@@ -24,6 +24,7 @@ import weakref
 from typing import Optional
 
 from ..errors import GradcliError, error_class, torch_node_name, torch_text
+from .fwstate import state as _fw_state
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "RemovableHandle", "source_position", "pack_saved"]
 
@@ -166,6 +167,10 @@ class Node:
     def _save(self, *items) -> None:
         self._saved = items
         if pack_hooks:
+            if _fw_state.pending:  # a dual result's tangent reads these as saved, not through the hooks
+                from .forward_ad import keep_raw
+
+                keep_raw(self, items)
             pack_saved(items, self._pack_order)
 
     #: a generated node's apply unpacks every saved tensor before it computes; a custom Function's unpacks
@@ -288,7 +293,7 @@ class SavedTensor:
     """
 
     __slots__ = ("_tensor", "_data", "_box", "_version", "_is_output", "_dtype", "_freed", "_output_nr",
-                 "_ckpt", "_was_leaf", "_hook", "_packed", "_meta", "_cache", "_pending")
+                 "_ckpt", "_was_leaf", "_hook", "_packed", "_meta", "_cache", "_pending", "_fwsrc")
 
     def __init__(self, t, is_output: bool = False) -> None:
         if t._inference:
@@ -304,11 +309,14 @@ class SavedTensor:
         self._version = t._version[0]
         self._is_output = is_output
         self._freed = False
+        self._fwsrc = None
         if is_output:
             self._tensor = None
             self._data = t._data
             self._dtype = t._dtype
             self._output_nr = t._output_nr
+            if _fw_state.level is not None:  # a dual output's tangent is saved with it (forward AD)
+                self._fwsrc = (_fw_state.serial, weakref.ref(t))
         else:
             self._tensor = t
             self._data = None
@@ -395,6 +403,14 @@ class SavedTensor:
                 t._grad_fn = node
                 t._output_nr = self._output_nr
                 t._requires_grad = True
+            if self._fwsrc is not None and self._fwsrc[0] == _fw_state.serial and not _fw_state.busy:
+                src = self._fwsrc[1]()
+                if src is not None:
+                    from .forward_ad import tangent_of
+
+                    tan = tangent_of(src)
+                    if tan is not None:
+                        t._fw = (_fw_state.serial, tan)
             return t
         return self._tensor
 

@@ -177,6 +177,7 @@ def format_tensor(
     requires_grad: bool = False,
     grad_fn: str | None = None,
     is_leaf: bool = True,
+    tangent: str | None = None,
 ) -> str:
     """The text PyTorch 2.13 prints for ``print(t)`` / ``repr(t)`` of a CPU tensor.
 
@@ -191,6 +192,7 @@ def format_tensor(
         grad_fn: class name of ``t.grad_fn`` (e.g. ``'MulBackward0'``) or None.
         is_leaf: accepted for the caller's convenience; PyTorch's choice depends
             only on ``grad_fn`` (non-leaf tensors always have one).
+        tangent: a dual tensor's ``tangent=...`` suffix (forward_ad.tangent_suffix), printed last.
 
     Rules followed (``torch/_tensor_str.py``, default print options):
       * floats: precision 4; ``1.``/``-3.`` when every finite non-zero value is
@@ -228,5 +230,7 @@ def format_tensor(
         suffixes.append(f"grad_fn=<{grad_fn}>")
     elif requires_grad:
         suffixes.append("requires_grad=True")
+    if tangent is not None:
+        suffixes.append(tangent)
 
     return _add_suffixes(_PREFIX + tensor_str, suffixes, indent)

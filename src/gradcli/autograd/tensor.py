@@ -28,6 +28,7 @@ from .grad_mode import state as _mode
 from . import limits as _limits
 from .graph import RemovableHandle, accumulate_grad_node
 from .graph import source_position as _pos
+from .forward_ad import state as _fwd
 
 __all__ = ["Tensor", "Size"]
 
@@ -74,7 +75,7 @@ class Tensor:
 
     __slots__ = ("_data", "_dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version",
                  "_base", "_view_fn", "_retains_grad", "_hooks", "_acc", "_inference", "_post_acc_hooks",
-                 "_origin", "_nograd", "_view_version", "_creation", "_zero", "__weakref__")
+                 "_origin", "_nograd", "_view_version", "_creation", "_zero", "_fw", "__weakref__")
     # provenance for the explainers (app/why.py), never set on the grad-recording path; unset slots read as
     # absent: _origin = (line, col) where a tensor that records no history was made (creation op, or an op
     # none of whose inputs requires grad), or (how, loc, weakref-to-source|None) for "detach" / "detach_" /
@@ -503,8 +504,13 @@ class Tensor:
             name = None if fn is None else type(fn).__name__
         except GradcliError:  # a view whose history may not be rebased: PyTorch prints grad_fn=<Invalid>
             name = "Invalid"
+        tangent = None
+        if _fwd.level is not None:  # a dual tensor (torch.autograd.forward_ad) prints its tangent
+            from .forward_ad import tangent_suffix
+
+            tangent = tangent_suffix(self)
         return format_tensor(self._data, self._dtype.name, default_dtype=_dt.get_default_dtype().name,
-                             requires_grad=self.requires_grad, grad_fn=name, is_leaf=name is None)
+                             requires_grad=self.requires_grad, grad_fn=name, is_leaf=name is None, tangent=tangent)
 
     __str__ = __repr__
 

@@ -16,6 +16,7 @@ from ..autograd.grad_mode import state as mode
 from ..autograd.graph import Node, SavedTensor, accumulate_grad_node
 from ..autograd.graph import source_position as _pos
 from ..autograd.tensor import Tensor
+from ..autograd import forward_ad as _fwad
 from ..errors import ArgumentTypeError, error_class
 
 np.seterr(all="ignore")  # PyTorch gives inf/nan silently; so do we
@@ -59,6 +60,26 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple, wrapped_n
     tensor (outside inference_mode).
     Returns (out, node) with node None when no graph is recorded.
     """
+    if _fw.level is not None:
+        return _record_dual(node_cls, data, dtype, inputs, wrapped_number)
+    return _record(node_cls, data, dtype, inputs, wrapped_number)
+
+
+_fw = _fwad.state
+
+
+def _record_dual(node_cls, data, dtype, inputs, wrapped_number):
+    """record() inside a forward-AD level: an input's tangent gives the result one (autograd/forward_ad.py),
+    with the node the op saves into even when no history is recorded."""
+    tans = _fwad.input_tangents(inputs)
+    _fw.dual_op = tans is not None
+    out, node = _record(node_cls, data, dtype, inputs, wrapped_number)
+    if tans is not None:
+        node = _fwad.on_record(node_cls, node, out, inputs, tans)
+    return out, node
+
+
+def _record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple, wrapped_number: bool = False):
     if type(data) is not np.ndarray:
         data = np.asarray(data)
     npd = dtype.np
@@ -127,7 +148,7 @@ def record_with_number(node_cls, data: np.ndarray, dtype: dt.dtype, t: Tensor):
     that is not a view and not an inference tensor, ``data`` already of ``dtype``; anything else goes
     through ``record``.  Returns (out, node) as ``record`` does."""
     if type(data) is not np.ndarray or data.dtype is not dtype.np or t._base is not None or t._inference \
-            or mode.inference:
+            or mode.inference or _fw.level is not None:
         return record(node_cls, data, dtype, (t, None))
     out = Tensor._from_data(data, dtype)
     if not mode.enabled:
@@ -150,8 +171,10 @@ _NEEDS_FIRST = (True, False)
 
 
 def saved(t, cond: bool = True):
-    """A SavedTensor of ``t`` (input) when ``cond``, else None; Python scalars are kept as they are."""
-    if not cond or t is None:
+    """A SavedTensor of ``t`` (input) when ``cond``, else None; Python scalars are kept as they are.  An op of a
+    dual tensor (forward AD) saves what its rule may need whatever ``cond`` says: the tangent is computed
+    from it."""
+    if not cond and not _fw.dual_op or t is None:
         return None
     if isinstance(t, Tensor):
         return SavedTensor(t)

@@ -17,6 +17,7 @@ from ..autograd import fma as _fma
 from ..autograd import zerotensor as _zt
 from . import parallel as _parallel
 from ._core import Node, Tensor, dt, mode, record, record_with_number, result_dtype, saved, shape_error
+from ._core import _fw
 from .reduction import check_out_variant as _check_out_variant
 from .registry import REGISTRY, register
 
@@ -227,7 +228,7 @@ def mul(input, other):
         data = np.multiply(input._data, other)
         out, node = record_with_number(MulBackward0, data, input._dtype, input)
         if node is not None:
-            node._save(None, other if input._requires_grad else None)
+            node._save(None, other if input._requires_grad or _fw.dual_op else None)
         return out
     dtype = _binary_dtype(input, other)
     if not isinstance(input, Tensor):
@@ -287,6 +288,7 @@ def div(input, other, *, rounding_mode=None):
                                  f"'{rounding_mode}'")
         prev = mode.enabled
         mode.enabled = False  # the rounded quotient itself records (and saves) nothing
+        _fw.busy += 1  # (nor has a tangent: DivBackward2's zeros give it one)
         try:
             if rounding_mode == "floor":
                 q = floor_divide(input, other)
@@ -297,6 +299,7 @@ def div(input, other, *, rounding_mode=None):
                     q = q.to(_binary_dtype(input, other))
         finally:
             mode.enabled = prev
+            _fw.busy -= 1
         out, node = record(DivBackward2, q._data, q._dtype, (_t(input), _t(other)))
         if node is not None:
             node._save(saved(input), saved(other))
@@ -340,6 +343,15 @@ def record_not_implemented(op: str, data, dtype, inputs: tuple):
     autograd_not_implemented_fallback node, its sequence number is UINT64_MAX: it runs (and fails) as
     soon as it is ready, before an earlier-created node's gradient reaches a leaf.  ``op``: the ATen
     name in the message ("derivative for aten::floor_divide is not implemented").  Returns (out, node)."""
+    if _fw.level is not None:
+        from ..autograd.forward_ad import input_tangents
+
+        if input_tangents(tuple(t if isinstance(t, Tensor) else None for t in inputs)) is not None:
+            from ..errors import error_class
+
+            raise error_class("runtime")(
+                f"Trying to use forward AD with {op if op.startswith('aten::') else 'aten::' + op} that does not "
+                "support it.", torch_type=NotImplementedError)
     out, node = record(NotImplemented_, data, dtype,
                        tuple(t for t in inputs if isinstance(t, Tensor) and t.requires_grad),
                        wrapped_number=not all(isinstance(t, Tensor) for t in inputs))
@@ -429,7 +441,7 @@ def remainder(input, other):
             out, _ = record(RemainderBackward0, data, dtype, (input,))
         return out
     out, node = record(RemainderBackward1, data, dtype, (input, other))
-    if node is not None and other._requires_grad:
+    if node is not None and (other._requires_grad or _fw.dual_op):
         node._save(saved(input), saved(other))
     return out
 

@@ -27,10 +27,13 @@ from ..autograd.graph import inplace_log as _inplace_log
 from ..autograd.graph import SavedTensor
 from ..autograd.graph import source_position as _pos
 from ..autograd import zerotensor as _zt
+from ..autograd import forward_ad as _fwad
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ..autograd.tensor import view_rebase_message
 from ._core import Node, Tensor, dt, edge, record, saved
 from .registry import REGISTRY, register
+
+_fw = _fwad.state
 
 
 _bumps = _inplace_log.append
@@ -67,6 +70,10 @@ def _alias(t: Tensor) -> Tensor:
     a._requires_grad = t._requires_grad
     a._grad_fn = t._grad_fn
     a._output_nr = t._output_nr
+    if _fw.level is not None:
+        tan = _fwad.tangent_of(t)
+        if tan is not None:
+            a._fw = (_fw.serial, tan)
     return a
 
 
@@ -159,6 +166,8 @@ def apply_inplace(t: Tensor, compute, *, src=None, check: bool = True, overlap_o
                 f"output with shape {list(t._data.shape)} doesn't match the broadcast shape "
                 f"{list(np.broadcast_shapes(t._data.shape, result.shape)) if _bc(t._data.shape, result.shape) else list(result.shape)}"
             ) from None
+    if _fw.level is not None:
+        _fwad.on_inplace(t, out)  # (a dual result: its tangent is written into t's)
     if sequential:
         write_in_kernel_order(t._data, src._data, _values_kernel(values, t._dtype, src._dtype))
         if out._data.shape == t._data.shape and out._data.flags.writeable:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd import limits as _limits
+from ..autograd import forward_ad as _fwad
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ._core import Node, Tensor, check_numel, dt, mode, record, saved
 from .reduction import normalize_dims, sum_to_size
@@ -52,6 +53,8 @@ def _view(input: Tensor, data: np.ndarray, node_cls, replay, inputs=None):
     out._view_fn = replay if prev is None else (lambda a, p=prev, r=replay: r(p(a)))
     out._inference = input._inference
     out._zero = input._zero  # a view of a ZeroTensor is one
+    if _fwad.state.level is not None:
+        _fwad.on_view(out, input, replay)  # the same view of a dual input's tangent
     return out, node
 
 
@@ -931,6 +934,8 @@ def _multi_view(input, pieces_keys, node_cls, d, sizes=None):
             o._output_nr = i
             o._requires_grad = True
         outs.append(o)
+    if _fwad.state.level is not None:
+        _fwad.on_multi_view(outs, input, pieces_keys)
     return tuple(outs)
 
 

@@ -179,6 +179,14 @@ def set_(self, source=None, storage_offset: int = 0, size=None, stride=None):
                                 f"({getattr(type(source), '_gradcli_type_name', type(source).__name__)})")
     if mode.enabled:
         check_inplace(self)
+    from ..autograd import forward_ad as _fwad
+
+    if _fwad.state.level is not None and any(
+            isinstance(t, Tensor) and _fwad.tangent_of(t) is not None for t in (self, source)):
+        raise error_class("runtime")(
+            "Trying to use forward AD with set_ that does not support it because it has not been implemented yet.\n"
+            "Please file an issue to PyTorch at https://github.com/pytorch/pytorch/issues/new?template=feature-"
+            "request.yml so that we can prioritize its implementation.", torch_type=NotImplementedError)
     self._data = new
     self._version[0] += 1
     src_t = source if isinstance(source, Tensor) else None
