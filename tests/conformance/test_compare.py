@@ -226,11 +226,18 @@ def test_options_reach_both_sides(runner, tmp_path):
 
 @needs_torch
 @pytest.mark.torch
-def test_a_difference_exits_1_with_a_table_and_json(runner, tmp_path):
-    # Tensor.tile is outside gradcli's op registry: a real, if deliberate, disagreement (the receiver's type is
-    # known only when the line runs, so the static check lets the file run and PyTorch runs it too)
+def test_a_difference_exits_1_with_a_table_and_json(runner, tmp_path, monkeypatch):
+    # torch.tile is outside gradcli's op registry: a real, if deliberate, disagreement.  compare's walls
+    # stop the PyTorch side at a name gradcli lacks (test_a_name_gradcli_lacks_stops_the_pytorch_side), so
+    # here the walls' copy of gradcli's torch namespace gets tile, and PyTorch runs it
+    from gradcli.app import oracle
+    from gradcli.app.oracle_walls import surface
+
+    oracle._preload(True)
+    ns = surface().roots["torch"]
+    monkeypatch.setattr(ns, "_gradcli_public", ns._gradcli_public | {"tile"})
     f = tmp_path / "tile.py"
-    f.write_text("x = torch.tensor([1.0, 2.0], requires_grad=True)\nt = [x][0]\ny = t.tile((2,))\nprint(y)\n")
+    f.write_text("x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = torch.tile(x, (2,))\nprint(y)\n")
     result = runner.invoke(app, ["compare", str(f)])
     assert result.exit_code == 1, result.output
     out = result.output
@@ -243,6 +250,28 @@ def test_a_difference_exits_1_with_a_table_and_json(runner, tmp_path):
     schema = json.loads(resources.files("gradcli").joinpath("schemas/compare.schema.json").read_text("utf-8"))
     jsonschema.Draft202012Validator(schema).validate(doc)
     assert {(d["tensor"], d["field"]) for d in doc["differences"]} >= {(None, "error"), ("y", "tensor")}
+
+
+@needs_torch
+@pytest.mark.torch
+def test_a_name_gradcli_lacks_stops_the_pytorch_side(runner, tmp_path):
+    """Under compare's walls PyTorch fails where gradcli fails (torch.tile is not gradcli's), and the report
+    says that the PyTorch side was stopped by the walls, not by PyTorch: exit 1, a `PyTorch side` row."""
+    f = tmp_path / "tile.py"
+    f.write_text("x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = torch.tile(x, (2,))\nprint(y)\n")
+    result = runner.invoke(app, ["compare", str(f)])
+    assert result.exit_code == 1, result.output
+    assert "PyTorch side stopped" in result.output and "module 'torch' has no attribute 'tile'" in result.output
+    result = runner.invoke(app, ["compare", str(f), "--json"])
+    doc = json.loads(result.output)
+    schema = json.loads(resources.files("gradcli").joinpath("schemas/compare.schema.json").read_text("utf-8"))
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    assert not doc["identical"]
+    assert [(d["tensor"], d["field"]) for d in doc["differences"]] == [(None, "PyTorch side")]
+    assert doc["pytorch"]["error"]["kind"] == doc["gradcli"]["error"]["kind"] == "runtime"
+    assert doc["walls"]["refused"] == [{"line": 2, "what": "torch.tile",
+                                        "message": "module 'torch' has no attribute 'tile'"}]
+    assert doc["walls"]["left"] == [] and "compare's walls" in doc["note"]
 
 
 @needs_torch

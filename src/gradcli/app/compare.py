@@ -15,9 +15,14 @@ the conformance suite (tests/conformance/README.md, "What is compared"):
 
 Each disagreement is a :class:`Difference` row (tensor, field, gradcli,
 PyTorch).  :func:`compare_file` runs both sides: gradcli in this process,
-PyTorch through :mod:`.oracle` in a process of its own.  A file that gradcli's
+PyTorch through :mod:`.oracle` in a process of its own, behind compare's walls
+(:mod:`.oracle_walls`: the file reaches only the surface gradcli implements;
+:mod:`.oracle_sandbox`: the process is confined).  A file that gradcli's
 static check refuses (``syntax``/``unsupported``/``limit`` before anything ran)
-is only parsed and checked on the PyTorch side, never executed.
+is only parsed and checked on the PyTorch side, never executed.  When the walls
+stop the PyTorch side (a name gradcli lacks that PyTorch has, an action the
+process may not take), the comparison is not identical: a ``PyTorch side``
+difference and the note say where it stopped, since real PyTorch would have gone on.
 
 No rich here: :mod:`.render.compare` draws the table.
 """
@@ -97,6 +102,8 @@ class Comparison:
     note: str = ""
     #: the reference that ran the PyTorch side: {"torch": version, "cpu_capability": "AVX2"} (SPEC §2b Hosts)
     reference: dict = field(default_factory=dict)
+    #: what compare's walls did on the PyTorch side: {"refused": [...], "process": {...}, "left": [...]}
+    walls: dict = field(default_factory=dict)
     #: gradcli's RunResult (its error, when the file failed, is shown first)
     run: Any = field(default=None, repr=False, compare=False)
 
@@ -357,6 +364,7 @@ def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any 
     import io
 
     result = execute(path, options, stdin=io.BytesIO(source), argv=argv)
+    walls: dict = {}
     gdoc = run_document(result, max_elements=1 << 62)
     from ..lang.parse import source_text
 
@@ -376,15 +384,40 @@ def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any 
                     f"gradcli refuses this file before running it ({kind}); PyTorch would run it, "
                     "but compare does not execute files outside gradcli's language"))
         else:
-            pdoc = oracle.run_isolated(text, display, options, timeout=timeout)
+            pdoc = oracle.run_isolated(text, display, options, timeout=timeout, walls=True, report=walls)
     except oracle.OracleUnavailable as e:
         raise TorchMissing(e.detail) from None
     except oracle.OracleInvocationError as e:
         raise UsageProblem(f"PyTorch refused the options: {e}") from None
     except oracle.OracleFailure as e:
         return Comparison(display, gdoc, None, note=f"the PyTorch side failed: {e}", reference=oracle.reference(),
-                          run=result)
-    return Comparison(display, gdoc, pdoc, diff_documents(gdoc, pdoc), reference=oracle.reference(), run=result)
+                          run=result, walls=walls)
+    c = Comparison(display, gdoc, pdoc, diff_documents(gdoc, pdoc), reference=oracle.reference(), run=result,
+                   walls=walls)
+    stop = walls_stop(walls)
+    if stop:
+        ge = gdoc.get("error")
+        c.differences.insert(0, Difference(None, "PyTorch side", _error_cell(ge) if ge else "ran to the end",
+                                           f"stopped by compare's walls: {stop}",
+                                           "compare runs PyTorch only within gradcli's surface"))
+        c.note = f"the PyTorch side was stopped by compare's walls ({stop}); real PyTorch would have gone on"
+    return c
+
+
+def walls_stop(walls: dict) -> str:
+    """Where compare's walls stopped the PyTorch side ('' when they did not): the first refusal."""
+    refused = walls.get("refused") or []
+    if refused:
+        r = refused[0]
+        where = f"line {r['line']}: " if r.get("line") is not None else ""
+        return f"{where}{r.get('message', '')}"
+    events = (walls.get("process") or {}).get("refused") or []
+    if events:
+        return f"the process may not do this: {events[0]}"
+    left = walls.get("left") or []
+    if left:
+        return f"it left {', '.join(left[:5])} in its working folder"
+    return ""
 
 
 def compare_document(c: Comparison) -> dict:
@@ -395,6 +428,7 @@ def compare_document(c: Comparison) -> dict:
         "identical": c.identical,
         "note": c.note,
         "reference": c.reference,
+        "walls": c.walls,
         "differences": [d.as_dict() for d in c.differences],
         "gradcli": c.gradcli,
         "pytorch": c.pytorch,

@@ -146,17 +146,22 @@ def reference() -> dict:
     return {"torch": str(torch.__version__), "cpu_capability": cap}
 
 
-def _preload() -> None:
-    """Import PyTorch and the modules files reach (functional, checkpoint) before forking."""
+def _preload(walls: bool = False) -> None:
+    """Import PyTorch and the modules files reach (functional, checkpoint) before forking; with ``walls``
+    also pair gradcli's surface with PyTorch's (:func:`.oracle_walls.surface`), once per process."""
     global _PRELOADED
-    if _PRELOADED:
-        return
-    _torch()
-    import torch.autograd.functional
-    import torch.nn.functional
-    import torch.utils.checkpoint  # noqa: F401
+    if not _PRELOADED:
+        _torch()
+        import torch.autograd.functional
+        import torch.nn.functional
+        import torch.utils.checkpoint  # noqa: F401
 
-    _PRELOADED = True
+        _PRELOADED = True
+    if walls:
+        from ..lang import run  # noqa: F401 - gradcli's static check, imported before a child is confined
+        from .oracle_walls import surface
+
+        surface()
 
 
 # --------------------------------------------------------------------------------------------
@@ -206,6 +211,9 @@ class Unsupported(Exception):
 
 
 def error_kind(exc: BaseException) -> str:
+    wall = getattr(exc, "wall_kind", None)  # refused by compare's walls (oracle_walls, oracle_sandbox)
+    if isinstance(wall, str):
+        return wall
     if isinstance(exc, SyntaxError):
         return "syntax"
     if isinstance(exc, Unsupported):
@@ -444,8 +452,9 @@ def _is_num_or_list(v: Any) -> bool:
     return not isinstance(v, bool) and isinstance(v, (int, float, list))
 
 
-def cli_value(torch: Any, text: str, g: dict, like: Any = None) -> Any:
-    """--set / --gradient VALUE: number or nested list -> tensor, else an expression."""
+def cli_value(torch: Any, text: str, g: dict, like: Any = None, walls: Any = None) -> Any:
+    """--set / --gradient VALUE: number or nested list -> tensor, else an expression (checked as gradcli
+    checks it and through the gate, under ``walls``)."""
     if like is not None and text.strip() == "ones":
         return torch.ones_like(like)
     lit = _literal(text)
@@ -455,6 +464,8 @@ def cli_value(torch: Any, text: str, g: dict, like: Any = None) -> Any:
         if like is None:  # --set numbers are float tensors of the default dtype
             return torch.tensor(lit, dtype=torch.get_default_dtype())
         return torch.tensor(lit)
+    if walls is not None:
+        return eval(walls.compile_expression(text, g), g)  # checked as gradcli checks it; attributes gated
     return eval(compile(text, "<command line>", "eval"), g)  # the oracle runs real Python
 
 
@@ -487,11 +498,14 @@ def _new_document(filename: str) -> dict:
 
 
 def run_document(source: str, filename: str, options: Optional[RunOptions] = None, *,
-                 static_only: bool = False) -> Optional[dict]:
+                 static_only: bool = False, walls: bool = False, report: Optional[dict] = None) -> Optional[dict]:
     """Run ``source`` under PyTorch with ``options``; the ``gradcli.run/1`` document.
 
     ``static_only``: parse and check only; returns the document of a
     ``syntax``/``unsupported`` error, or None when the file passes (nothing runs).
+    ``walls``: run it within gradcli's surface (:mod:`.oracle_walls`: gradcli's own static check,
+    the language's builtins, proxies, one attribute gate); ``report`` (a dict) then receives
+    ``"refused"``, what the walls refused, each ``{"line", "what", "message"}``.
     Raises OracleUnavailable without PyTorch and OracleInvocationError for a bad ``--set``.
     """
     options = options if options is not None else RunOptions()
@@ -504,19 +518,53 @@ def run_document(source: str, filename: str, options: Optional[RunOptions] = Non
         result["ok"] = False
         result["error"] = _make_error(e, code_name)
         return result
+    if walls:
+        refusal = _gradcli_static_check(source, filename, options)
+        if refusal is not None:
+            result["ok"] = False
+            result["error"] = refusal
+            if report is not None:
+                report["refused"] = [{"line": refusal["line"], "what": "gradcli's static check",
+                                      "message": refusal["message"]}]
+            return result
     if static_only:
         return None
     torch = _torch()
     old_dtype = torch.get_default_dtype()
     old_grad = torch.is_grad_enabled()
+    w = None
+    if walls:
+        from .oracle_walls import Walls
+
+        w = Walls(code_name)
     try:
-        return _execute(torch, tree, code_name, options, result)
+        if w is None:
+            return _execute(torch, tree, code_name, options, result)
+        with w:
+            return _execute(torch, tree, code_name, options, result, walls=w)
     finally:
         torch.set_default_dtype(old_dtype)
         torch.set_grad_enabled(old_grad)
+        if w is not None and report is not None:
+            report["refused"] = list(w.refused)
 
 
-def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, result: dict) -> dict:
+def _gradcli_static_check(source: str, filename: str, options: RunOptions) -> Optional[dict]:
+    """gradcli's own parse and check (``gradcli run``'s): the error of a refused file, else None."""
+    from ..errors import GradcliError
+    from ..lang.limits import DEFAULT_LIMITS
+    from ..lang.run import prepare
+
+    try:
+        prepare(source.encode("utf-8", "surrogatepass"), filename, DEFAULT_LIMITS.with_options(options),
+                tuple(n.strip() for n, _ in options.sets))
+    except GradcliError as e:
+        return {"kind": e.kind, "line": e.line, "col": e.col, "message": e.message, "hint": e.hint or ""}
+    return None
+
+
+def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, result: dict,
+             walls: Any = None) -> dict:
     state: dict = {"last": None}
     seen_warnings: set = set()
     sets = []
@@ -539,6 +587,10 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
             n.lineno, n.col_offset = first.lineno, first.col_offset
             n.end_lineno, n.end_col_offset = last.end_lineno, last.end_col_offset
         tree.body = [w]
+    if walls is not None:
+        from .oracle_walls import rewrite
+
+        tree = rewrite(tree)  # every attribute access through the gate, at the same positions
     code = compile(tree, code_name, "exec")
 
     g: dict = {"__name__": "__main__"}
@@ -549,13 +601,14 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
             if isinstance(v, torch.Tensor):
                 state["last"] = (n, v)
 
-    import builtins as _b
+    extra = {track_name: track, "__oracle_no_grad__": torch.no_grad}
+    if walls is not None:
+        walls.fill_globals(g, tree, extra)  # torch/F proxies, the language's builtins, the gate
+    else:
+        import builtins as _b
 
-    bdict = dict(_b.__dict__)
-    bdict[track_name] = track
-    bdict["__oracle_no_grad__"] = torch.no_grad
-    g["__builtins__"] = bdict
-    exec(PRELUDE, g)  # the oracle runs real Python
+        g["__builtins__"] = dict(_b.__dict__, **extra)
+        exec(PRELUDE, g)  # the oracle runs real Python
 
     def showwarning(message: Any, category: Any, fname: Any, lineno: Any, file: Any = None,
                     line: Any = None) -> None:
@@ -588,7 +641,7 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
                 torch.manual_seed(options.seed)
                 for name, text in sets:
                     try:
-                        val = cli_value(torch, text, g)
+                        val = cli_value(torch, text, g, walls=walls)
                     except Exception as e:  # a bad --set is an invocation error
                         raise OracleInvocationError(f"bad --set {name}={text}: {e}") from None
                     g[name] = val
@@ -608,7 +661,7 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
                     if name in options.retain_grad:
                         val.retain_grad()
                 exec(code, g)
-                _after_backward(torch, options, g, explicit_backward, state)
+                _after_backward(torch, options, g, explicit_backward, state, walls)
             except OracleInvocationError:
                 raise
             except Exception as e:  # the first error ends the run
@@ -630,7 +683,8 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
     return result
 
 
-def _after_backward(torch: Any, options: RunOptions, g: dict, explicit_backward: bool, state: dict) -> None:
+def _after_backward(torch: Any, options: RunOptions, g: dict, explicit_backward: bool, state: dict,
+                    walls: Any = None) -> None:
     """The backward gradcli runs after the file (``--backward`` or the default one)."""
     target = None
     if options.backward:
@@ -648,7 +702,7 @@ def _after_backward(torch: Any, options: RunOptions, g: dict, explicit_backward:
         return
     kw: dict = {}
     if options.gradient is not None:
-        kw["gradient"] = cli_value(torch, options.gradient, g, like=target)
+        kw["gradient"] = cli_value(torch, options.gradient, g, like=target, walls=walls)
     if options.retain_graph:
         kw["retain_graph"] = True
     if options.create_graph:
@@ -696,8 +750,9 @@ def warm_up() -> None:
     torch.set_num_threads(1)
     run_document(_WARM_UP, "<warm-up>")
 
-def _request(source: str, filename: str, options: RunOptions) -> dict:
-    return {"source": source, "filename": filename, "options": dataclasses.asdict(options)}
+def _request(source: str, filename: str, options: RunOptions, walls: bool = False, timeout: float = 60.0) -> dict:
+    return {"source": source, "filename": filename, "options": dataclasses.asdict(options), "walls": walls,
+            "timeout": timeout}
 
 
 def _options_from_dict(d: dict) -> RunOptions:
@@ -707,17 +762,25 @@ def _options_from_dict(d: dict) -> RunOptions:
     return RunOptions(**kw)
 
 
-def _answer(source: str, filename: str, options: RunOptions) -> dict:
-    """``{"document": ...}`` or ``{"invocation": message}`` or ``{"unavailable": detail}``."""
+def _answer(source: str, filename: str, options: RunOptions, walls: bool = False) -> dict:
+    """``{"document": ...}`` or ``{"invocation": message}`` or ``{"unavailable": detail}``; under ``walls``
+    also ``"walls": {"refused": [...]}``.  Only plain data: it crosses to the parent as JSON text."""
+    report: dict = {}
     try:
-        return {"document": run_document(source, filename, options)}
+        answer: dict = {"document": run_document(source, filename, options, walls=walls,
+                                                 report=report if walls else None)}
     except OracleInvocationError as e:
-        return {"invocation": str(e)}
+        answer = {"invocation": str(e)}
     except OracleUnavailable as e:
-        return {"unavailable": e.detail}
+        answer = {"unavailable": e.detail}
+    if walls:
+        answer["walls"] = report
+    return answer
 
 
-def _unpack(answer: dict) -> dict:
+def _unpack(answer: dict, report: Optional[dict] = None) -> dict:
+    if report is not None:
+        report.update(answer.get("walls") or {})
     if "invocation" in answer:
         raise OracleInvocationError(answer["invocation"])
     if "unavailable" in answer:
@@ -726,28 +789,42 @@ def _unpack(answer: dict) -> dict:
 
 
 def run_isolated(source: str, filename: str, options: Optional[RunOptions] = None, *,
-                 timeout: float = 60.0, fork: Optional[bool] = None) -> dict:
+                 timeout: float = 60.0, fork: Optional[bool] = None, walls: bool = False,
+                 report: Optional[dict] = None) -> dict:
     """:func:`run_document` in a process of its own, so PyTorch's process-wide state starts fresh.
 
     With ``fork`` (default where available) the child is forked from this
     process, which imports PyTorch once first: a few milliseconds per file.
     Otherwise a fresh ``python -m gradcli.app.oracle --request -`` runs it.
+    ``walls`` (``gradcli compare``): the file sees only gradcli's surface (:mod:`.oracle_walls`) and
+    the child is confined (:mod:`.oracle_sandbox`: own session, no network where the machine allows,
+    a fresh empty folder, no inherited descriptors, resource limits, an audit hook); ``report``
+    receives ``"refused"`` (the language walls), ``"process"`` (what confined the child, and the
+    actions it refused) and ``"left"`` (names found in its folder afterwards: [] when the walls held).
     Raises OracleUnavailable, OracleInvocationError, or OracleFailure (crash, timeout).
     """
     options = options if options is not None else RunOptions()
     if fork is None:
         fork = hasattr(os, "fork")
     if not fork:
-        return _run_subprocess(source, filename, options, timeout)
-    _preload()  # import once in the parent; children inherit it
-    return _unpack(_run_forked(lambda: _answer(source, filename, options), timeout))
+        return _run_subprocess(source, filename, options, timeout, walls, report)
+    _preload(walls)  # import once in the parent; children inherit it
+    return _unpack(_run_forked(lambda: _answer(source, filename, options, walls), timeout, walls=walls,
+                               memory=options.max_memory), report)
 
 
-def _run_forked(work: Any, timeout: float) -> dict:
+#: most bytes of answer the parent reads from a walled child (a file printing without end is bounded here)
+MAX_ANSWER = 256 << 20
+
+
+def _run_forked(work: Any, timeout: float, *, walls: bool = False, memory: Optional[int] = None) -> dict:
     import select
     import signal
     import time
 
+    from . import oracle_sandbox as sandbox
+
+    workdir = sandbox.make_workdir() if walls else None
     r, w = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
@@ -756,7 +833,15 @@ def _run_forked(work: Any, timeout: float) -> dict:
         code = 0
         try:
             os.close(r)
-            payload = json.dumps(work()).encode()
+            process = None
+            if workdir is not None:
+                process = sandbox.isolate()
+                process.update(sandbox.confine(workdir, keep_fds=(w,), cpu_seconds=timeout, memory=memory))
+                sandbox.audit_hook(process)
+            answer = work()
+            if process is not None:
+                answer.setdefault("walls", {})["process"] = process
+            payload = json.dumps(answer).encode()
         except BaseException:  # noqa: BLE001 - report anything to the parent
             payload = json.dumps({"crash": traceback.format_exc()}).encode()
             code = 70
@@ -770,11 +855,18 @@ def _run_forked(work: Any, timeout: float) -> dict:
     os.close(w)
     buf = bytearray()
     deadline = time.monotonic() + timeout
+
+    def kill() -> None:
+        try:
+            os.killpg(pid, signal.SIGKILL) if walls and hasattr(os, "killpg") else os.kill(pid, signal.SIGKILL)
+        except OSError:  # its session not made yet, or already gone
+            os.kill(pid, signal.SIGKILL)
+
     try:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                os.kill(pid, signal.SIGKILL)
+                kill()
                 raise OracleFailure(f"PyTorch did not finish within {timeout:g} s")
             ready, _, _ = select.select([r], [], [], min(left, 1.0))
             if ready:
@@ -782,31 +874,64 @@ def _run_forked(work: Any, timeout: float) -> dict:
                 if not chunk:
                     break
                 buf += chunk
+                if walls and len(buf) > MAX_ANSWER:
+                    kill()
+                    raise OracleFailure(f"the PyTorch side's answer exceeded {MAX_ANSWER >> 20} MiB")
     finally:
         os.close(r)
         _, status = os.waitpid(pid, 0)
+        left_behind = sandbox.collect_workdir(workdir) if workdir is not None else None
     try:
         answer = json.loads(buf.decode())
     except ValueError:
         raise OracleFailure(f"the PyTorch process died (wait status {status})") from None
     if "crash" in answer:
         raise OracleFailure("the PyTorch process failed:\n" + answer["crash"])
+    if left_behind is not None:
+        answer.setdefault("walls", {})["left"] = left_behind
     return answer
 
 
-def _run_subprocess(source: str, filename: str, options: RunOptions, timeout: float) -> dict:
+def _run_subprocess(source: str, filename: str, options: RunOptions, timeout: float, walls: bool = False,
+                    report: Optional[dict] = None) -> dict:
+    from . import oracle_sandbox as sandbox
+
     cmd = [sys.executable, "-m", "gradcli.app.oracle", "--request", "-"]
+    workdir = sandbox.make_workdir() if walls else None
     try:
-        proc = subprocess.run(cmd, input=json.dumps(_request(source, filename, options)), capture_output=True,
-                              text=True, timeout=timeout)
+        proc = subprocess.run(cmd, input=json.dumps(_request(source, filename, options, walls, timeout)),
+                              capture_output=True, text=True, timeout=timeout, cwd=workdir, close_fds=True)
     except subprocess.TimeoutExpired:
         raise OracleFailure(f"PyTorch did not finish within {timeout:g} s") from None
+    finally:
+        left_behind = sandbox.collect_workdir(workdir) if workdir is not None else None
     try:
         answer = json.loads(proc.stdout)
     except ValueError:
         tail = proc.stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
         raise OracleFailure(f"the PyTorch process failed: {tail[0]}") from None
-    return _unpack(answer)
+    if left_behind is not None:
+        answer.setdefault("walls", {})["left"] = left_behind
+    return _unpack(answer, report)
+
+
+def _serve_request(req: dict) -> dict:
+    """The fresh interpreter's side of :func:`_run_subprocess` (confined first under walls)."""
+    options = _options_from_dict(req.get("options", {}))
+    walls = bool(req.get("walls"))
+    process = None
+    if walls:
+        from . import oracle_sandbox as sandbox
+
+        process = sandbox.isolate()  # before PyTorch starts any thread
+        _preload(True)
+        process.update(sandbox.confine(os.getcwd(), keep_fds=(1, 2), null_fds=(0,),
+                                       cpu_seconds=float(req.get("timeout") or 60.0), memory=options.max_memory))
+        sandbox.audit_hook(process)
+    answer = _answer(req["source"], req["filename"], options, walls)
+    if process is not None:
+        answer.setdefault("walls", {})["process"] = process
+    return answer
 
 
 # --------------------------------------------------------------------------------------------
@@ -901,8 +1026,7 @@ def main(argv: Optional[list] = None) -> int:
     try:
         pre = parser.parse_intermixed_args(argv)
         if pre.request is not None:
-            req = json.loads(sys.stdin.read())
-            answer = _answer(req["source"], req["filename"], _options_from_dict(req.get("options", {})))
+            answer = _serve_request(json.loads(sys.stdin.read()))
             sys.stdout.write(json.dumps(answer) + "\n")
             return 0
         args = pre.args

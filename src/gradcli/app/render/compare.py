@@ -2,7 +2,8 @@
 
 An identical run gets a one-line verdict; a PyTorch side that did not run
 (not installed is exit 2 before this; a crash, a timeout, a file outside the
-language) gets a note instead of a table.  User text is always a
+language) gets a note instead of a table; one that compare's walls stopped gets
+its note above the table.  User text is always a
 :class:`rich.text.Text`, never markup.
 """
 
@@ -67,6 +68,8 @@ def render_compare(comparison: Any, out: Any) -> None:
             f"{name} behaves in gradcli exactly as in PyTorch (ok, error, warnings, printed output and "
             f"{n_tensors} tensor{'s' if n_tensors != 1 else ''}){how}"), soft_wrap=True)
         return
+    if comparison.note:  # the walls stopped the PyTorch side: say so before the table
+        out.print(Text("PyTorch side stopped: ", style="bold yellow") + Text(comparison.note), soft_wrap=True)
     n = len(comparison.differences)
     out.print(Text(f"{n} difference{'s' if n != 1 else ''}", style="bold red")
               + Text(f" between gradcli and PyTorch on {name}:"), soft_wrap=True)
