@@ -33,11 +33,13 @@ dtype and grad mode afterwards.
 
 Command line (the same JSON on stdout; exit 0 ok, 1 the file failed, 2 bad invocation)::
 
-    python -m gradcli.app.oracle [run] FILE [gradcli run options] [--ignore-header]
+    python -m gradcli.app.oracle [run] FILE [gradcli run options] [--ignore-header] [--walls]
     python -m gradcli.app.oracle --request -      # JSON {source, filename, options} on stdin
 
 A ``# gradcli: OPTIONS`` first line of FILE is read first, as the conformance
-tools do (``--ignore-header`` skips it).
+tools do (``--ignore-header`` skips it).  ``--walls`` runs it as ``gradcli compare`` does: within
+gradcli's surface, in a confined child (:func:`run_isolated` with ``walls``); what the walls refused
+goes to stderr.
 
 The oracle executes the file as Python: only the clear-cut constructs of the
 language check below are refused before it runs.  Callers that take files
@@ -980,6 +982,8 @@ def _parser() -> _Parser:
     p.add_argument("--show")
     p.add_argument("--debug", action="store_true")
     p.add_argument("--ignore-header", action="store_true", help="do not read the '# gradcli:' header of FILE")
+    p.add_argument("--walls", action="store_true",
+                   help="run FILE as gradcli compare does: within gradcli's surface, in a confined process")
     return p
 
 
@@ -1043,7 +1047,21 @@ def main(argv: Optional[list] = None) -> int:
         hdr = [] if pre.ignore_header else header_options(src)
         ns = parser.parse_intermixed_args(hdr + argv)
         options = _namespace_options(ns)
-        doc = run_document(src, "<stdin>" if path == "-" else path, options)
+        name = "<stdin>" if path == "-" else path
+        if ns.walls:
+            report: dict = {}
+            try:
+                doc = run_isolated(src, name, options, timeout=options.timeout or 120.0, walls=True, report=report)
+            except OracleFailure as e:
+                sys.stderr.write(f"oracle: error: {e}\n")
+                return 1
+            from .compare import walls_stop
+
+            stop = walls_stop(report)
+            if stop:
+                sys.stderr.write(f"oracle: the walls stopped the file: {stop}\n")
+        else:
+            doc = run_document(src, name, options)
     except (_UsageError, OracleInvocationError, ValueError) as e:
         sys.stderr.write(f"oracle: error: {e}\n")
         return 2

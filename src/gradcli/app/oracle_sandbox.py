@@ -19,7 +19,7 @@ where ``fork`` is missing -- which, before the file runs:
 3. :func:`audit_hook`: a ``sys.addaudithook`` hook refuses, for the rest of the process's life, what
    Python-level code could do outside the process: starting processes, sockets and URL fetches,
    opening a file for writing (or, for reading, outside Python's and the installed packages'
-   folders), changing the file system, ``ctypes``, unpickling (``pickle.find_class``), building code
+   folders and the fresh one), changing the file system, ``ctypes``, unpickling (``pickle.find_class``), building code
    objects, ``gc`` walks, ``mmap``, new resource limits.  A refusal raises ``PermissionError`` (kind
    ``runtime``) and is recorded; the PyTorch side reports it.
 
@@ -261,8 +261,10 @@ def _under(path: Any, roots: tuple) -> bool:
         path = os.fsdecode(path)
     if not isinstance(path, str):
         return False
+    if os.path.abspath(path).startswith("/proc/self/"):  # the process's own facts (statm, status)
+        return True
     real = os.path.realpath(path)
-    return real in ("/dev/null", "/dev/urandom") or real.startswith("/proc/self/") or \
+    return real in ("/dev/null", "/dev/urandom") or real.startswith(f"/proc/{os.getpid()}/") or \
         (real + os.sep).startswith(roots)
 
 
@@ -293,6 +295,8 @@ def _verdict(event: str, args: tuple, roots: tuple) -> Optional[str]:
 def audit_hook(report: dict, roots: Optional[tuple] = None) -> Callable[[str, tuple], None]:
     """Install the hook (for the rest of the process's life); refused events go to ``report["refused"]``."""
     roots = read_roots() if roots is None else roots
+    here = os.path.realpath(os.getcwd()).rstrip(os.sep) + os.sep  # the fresh, empty folder (linecache looks there)
+    roots = tuple(roots) + (here,) if here != os.sep else tuple(roots)
     refused = report.setdefault("refused", [])
     busy = [False]
 

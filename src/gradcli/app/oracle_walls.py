@@ -72,7 +72,9 @@ __all__ = [
 
 #: the gate's names in the rewritten tree and the builtins (``__``-names: a file cannot name them)
 GET, SET, AUG, DEL = "__oracle_getattr__", "__oracle_setattr__", "__oracle_augattr__", "__oracle_delattr__"
-GATE_NAMES = frozenset({GET, SET, AUG, DEL})
+#: called first in every ``except`` handler: an ``unsupported`` refusal cannot be caught, as in gradcli
+UNCATCHABLE = "__oracle_uncatchable__"
+GATE_NAMES = frozenset({GET, SET, AUG, DEL, UNCATCHABLE})
 
 #: real PyTorch/numpy classes a file reaches without naming them (``x.grad_fn``, ``ctx``, ``x.max(0)`` ...),
 #: and the gradcli class whose public names they get.  Named classes (``torch.Tensor``, ``torch.Size``,
@@ -476,6 +478,15 @@ class _Rewriter(ast.NodeTransformer):
             return node
         return self.generic_visit(node)
 
+    def visit_ExceptHandler(self, node: ast.ExceptHandler) -> Any:
+        self.generic_visit(node)
+        call = ast.Expr(value=ast.Call(func=ast.Name(id=UNCATCHABLE, ctx=ast.Load()), args=[], keywords=[]))
+        for n in (call, call.value, call.value.func):
+            n.lineno, n.col_offset, n.end_lineno, n.end_col_offset = \
+                node.lineno, node.col_offset, node.lineno, node.col_offset
+        node.body.insert(0, call)
+        return node
+
     def visit_Call(self, node: ast.Call) -> Any:
         func = node.func
         self.generic_visit(node)
@@ -490,9 +501,25 @@ def rewrite(tree: ast.AST) -> ast.AST:
     return _Rewriter().visit(tree)
 
 
+def _uncatchable() -> None:
+    """Re-raise the exception being handled when gradcli would not let a file catch it (``unsupported``,
+    an action of the process walls); its traceback keeps the line where it was first raised."""
+    from .oracle_sandbox import SandboxRefusal
+
+    e = sys.exc_info()[1]
+    if isinstance(e, (WallUnsupported, SandboxRefusal)):
+        raise e
+
+
 # --------------------------------------------------------------------------------------------
 # the gate
 # --------------------------------------------------------------------------------------------
+def _py_attrs() -> dict:
+    from ..lang.access import PY_ATTRS
+
+    return PY_ATTRS
+
+
 def _type_name(obj: Any) -> str:
     return obj.__name__ if isinstance(obj, type) else type(obj).__name__
 
@@ -574,6 +601,7 @@ class Walls:
         table.update({
             "print": self.print_, "__build_class__": self.build_class, "__import__": self.import_,
             GET: self.getattr_, SET: self.setattr_, AUG: self.augattr_, DEL: self.delattr_,
+            UNCATCHABLE: _uncatchable,
         })
         table.update(extra)
         return table
@@ -585,6 +613,8 @@ class Walls:
         print(*args, sep=sep, end=end, flush=flush)
 
     def build_class(self, func: Any, name: str, *bases: Any, **kwargs: Any) -> Any:
+        if any(type(b) is ModuleProxy for b in bases):  # what ``class X(torch)`` raises for a real module
+            raise TypeError(f"module() takes at most 2 arguments ({len(bases) + 2} given)")
         cls = _py_builtins.__build_class__(func, name, *bases, **kwargs)
         self.user_classes.add(cls)
         return cls
@@ -621,6 +651,16 @@ class Walls:
         return compile(ast.fix_missing_locations(rewrite(tree)), "<command line>", "eval")
 
     # --- the gate ---------------------------------------------------------------------------
+    def _python_base(self, obj: Any) -> Optional[type]:
+        """The Python value type an unpaired object derives from (an exception subclass PyTorch raises,
+        ``OrderedDict``): gradcli's whitelist of that type applies to it."""
+        from ..lang.access import PY_ATTRS
+
+        for c in type(obj).__mro__[1:]:
+            if c in PY_ATTRS:
+                return c
+        return None
+
     def _python_value(self, obj: Any, name: str) -> Any:
         from ..errors import GradcliError
         from ..lang.access import get_attr
@@ -679,6 +719,10 @@ class Walls:
             return None, g  # the file's own attributes (instance dict, a Module's parameters and submodules)
         if g is not None and name in self.surface.public(g, obj):
             return None, g
+        if g is None and not is_type:
+            base = self._python_base(obj)
+            if base is not None and name in _py_attrs()[base]:
+                return None, None
         return self._refusal(obj, name, g), None
 
     def getattr_(self, obj: Any, name: str) -> Any:
