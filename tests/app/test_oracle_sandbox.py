@@ -327,6 +327,8 @@ def test_audit_hook_refuses_and_records(tmp_path, server):
         report: dict = {}
         sandbox.audit_hook(report)
         outcomes = []
+        with open(__file__) as fh:  # a loaded module's own file: what a formatted traceback reads
+            fh.read(1)
         for attempt in (lambda: open(target, "w"), lambda: os.system("true"), lambda: _connect(port),
                         lambda: __import__("ctypes").CDLL(None), lambda: open("/etc/hostname")):
             try:

@@ -241,12 +241,12 @@ def test_human_report_names_the_walls(runner, tmp_path):
 
 
 # --- 2. the gate, in process -------------------------------------------------------------------------------
-def _walls():
+def _walls(*accepted: str):
     from gradcli.app import oracle
     from gradcli.app.oracle_walls import Walls
 
     oracle._preload(True)
-    return Walls("<test>")
+    return Walls("<test>", accepted)
 
 
 def test_proxies_expose_exactly_gradclis_live_names(monkeypatch):
@@ -331,10 +331,12 @@ def test_subclass_of_a_proxied_class_reaches_only_gradclis_names():
         _exec_walled("class M(torch.autograd.Function):\n    pass\nr = M.mark_dirty\n", w)
     with pytest.raises(TypeError):
         _exec_walled("class X(torch):\n    pass\n", w)
+    with pytest.raises(NameError):  # builtins are the language's, even where the static check is skipped
+        _exec_walled("f = open('x', 'w')\n", w)
 
 
 def test_super_and_init_pass_the_gate():
-    w = _walls()
+    w = _walls("super")  # a builtin the language may accept in one place (as @staticmethod is)
     g = _exec_walled("class T(torch.Tensor):\n    def sum(self):\n        return super().sum() * 2\n"
                      "t = T([1.0, 2.0])\ns = t.sum()\n", w)
     assert float(g["s"]) == 6.0

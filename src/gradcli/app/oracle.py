@@ -520,8 +520,9 @@ def run_document(source: str, filename: str, options: Optional[RunOptions] = Non
         result["ok"] = False
         result["error"] = _make_error(e, code_name)
         return result
+    specials: frozenset = frozenset()
     if walls:
-        refusal = _gradcli_static_check(source, filename, options)
+        refusal, specials = _gradcli_static_check(source, filename, options)
         if refusal is not None:
             result["ok"] = False
             result["error"] = refusal
@@ -538,7 +539,7 @@ def run_document(source: str, filename: str, options: Optional[RunOptions] = Non
     if walls:
         from .oracle_walls import Walls
 
-        w = Walls(code_name)
+        w = Walls(code_name, specials)
     try:
         if w is None:
             return _execute(torch, tree, code_name, options, result)
@@ -551,18 +552,20 @@ def run_document(source: str, filename: str, options: Optional[RunOptions] = Non
             report["refused"] = list(w.refused)
 
 
-def _gradcli_static_check(source: str, filename: str, options: RunOptions) -> Optional[dict]:
-    """gradcli's own parse and check (``gradcli run``'s): the error of a refused file, else None."""
+def _gradcli_static_check(source: str, filename: str, options: RunOptions) -> tuple:
+    """gradcli's own parse and check (``gradcli run``'s): (the error of a refused file or None, the builtin
+    names the check accepted in one place only, :func:`.oracle_walls.accepted_builtins`)."""
     from ..errors import GradcliError
     from ..lang.limits import DEFAULT_LIMITS
     from ..lang.run import prepare
+    from .oracle_walls import accepted_builtins
 
     try:
-        prepare(source.encode("utf-8", "surrogatepass"), filename, DEFAULT_LIMITS.with_options(options),
-                tuple(n.strip() for n, _ in options.sets))
+        parsed = prepare(source.encode("utf-8", "surrogatepass"), filename, DEFAULT_LIMITS.with_options(options),
+                         tuple(n.strip() for n, _ in options.sets))
     except GradcliError as e:
-        return {"kind": e.kind, "line": e.line, "col": e.col, "message": e.message, "hint": e.hint or ""}
-    return None
+        return {"kind": e.kind, "line": e.line, "col": e.col, "message": e.message, "hint": e.hint or ""}, frozenset()
+    return None, accepted_builtins(parsed.tree)
 
 
 def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, result: dict,

@@ -19,7 +19,7 @@ where ``fork`` is missing -- which, before the file runs:
 3. :func:`audit_hook`: a ``sys.addaudithook`` hook refuses, for the rest of the process's life, what
    Python-level code could do outside the process: starting processes, sockets and URL fetches,
    opening a file for writing (or, for reading, outside Python's and the installed packages'
-   folders and the fresh one), changing the file system, ``ctypes``, unpickling (``pickle.find_class``), building code
+   folders, the fresh one and the loaded modules' own files), changing the file system, ``ctypes``, unpickling (``pickle.find_class``), building code
    objects, ``gc`` walks, ``mmap``, new resource limits.  A refusal raises ``PermissionError`` (kind
    ``runtime``) and is recorded; the PyTorch side reports it.
 
@@ -256,7 +256,18 @@ def read_roots() -> tuple:
     return tuple(sorted(out))
 
 
-def _under(path: Any, roots: tuple) -> bool:
+def loaded_sources() -> frozenset:
+    """The files of the modules loaded now: the source lines a traceback of this process shows
+    (``torch.manual_seed`` formats the stack, and linecache reads every frame's file)."""
+    out = set()
+    for mod in list(sys.modules.values()):
+        f = getattr(mod, "__file__", None)
+        if isinstance(f, str):
+            out.add(os.path.realpath(f))
+    return frozenset(out)
+
+
+def _under(path: Any, roots: tuple, files: frozenset = frozenset()) -> bool:
     if isinstance(path, bytes):
         path = os.fsdecode(path)
     if not isinstance(path, str):
@@ -265,11 +276,11 @@ def _under(path: Any, roots: tuple) -> bool:
         return True
     real = os.path.realpath(path)
     return real in ("/dev/null", "/dev/urandom") or real.startswith(f"/proc/{os.getpid()}/") or \
-        (real + os.sep).startswith(roots)
+        (real + os.sep).startswith(roots) or real in files
 
 
-def _verdict(event: str, args: tuple, roots: tuple) -> Optional[str]:
-    """Why ``event`` is refused, or None."""
+def _verdict(event: str, args: tuple, roots: tuple, files: frozenset = frozenset()) -> Optional[str]:
+    """Why ``event`` is refused, or None (``roots``: folders that may be read; ``files``: files that may be)."""
     if event in _REFUSED_EVENTS or event.startswith(_REFUSED_PREFIXES):
         return event
     if event == "open":
@@ -280,7 +291,7 @@ def _verdict(event: str, args: tuple, roots: tuple) -> Optional[str]:
         writes = writes or bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND))
         if writes:
             return f"open({path!r}, {mode!r}) for writing"
-        if not _under(path, roots):
+        if not _under(path, roots, files):
             return f"open({path!r}) outside the installation"
         return None
     if event in _READ_EVENTS:
@@ -297,6 +308,7 @@ def audit_hook(report: dict, roots: Optional[tuple] = None) -> Callable[[str, tu
     roots = read_roots() if roots is None else roots
     here = os.path.realpath(os.getcwd()).rstrip(os.sep) + os.sep  # the fresh, empty folder (linecache looks there)
     roots = tuple(roots) + (here,) if here != os.sep else tuple(roots)
+    files = loaded_sources()
     refused = report.setdefault("refused", [])
     busy = [False]
 
@@ -305,7 +317,7 @@ def audit_hook(report: dict, roots: Optional[tuple] = None) -> Callable[[str, tu
             return
         busy[0] = True
         try:
-            why = _verdict(event, args, roots)
+            why = _verdict(event, args, roots, files)
         finally:
             busy[0] = False
         if why is None:

@@ -496,6 +496,19 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
 
+def accepted_builtins(tree: ast.AST) -> frozenset:
+    """Builtin names outside ``ALLOWED_BUILTINS`` that a tree *which passed gradcli's static check* reads
+    without binding them: the ones the check accepts in one place only (``@staticmethod`` in a Function
+    class).  A name the file binds anywhere is left out (its read resolves in the file, or fails there)."""
+    from ..lang.validate import ALLOWED_BUILTINS, bound_names
+
+    bound = bound_names(tree)
+    return frozenset(
+        node.id for node in ast.walk(tree)
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound
+        and node.id not in ALLOWED_BUILTINS and not node.id.startswith("_") and hasattr(_py_builtins, node.id))
+
+
 def rewrite(tree: ast.AST) -> ast.AST:
     """``tree`` with every attribute read/write/delete through the gate (positions kept)."""
     return _Rewriter().visit(tree)
@@ -515,9 +528,14 @@ def _uncatchable() -> None:
 # the gate
 # --------------------------------------------------------------------------------------------
 def _py_attrs() -> dict:
-    from ..lang.access import PY_ATTRS
+    if not _PY_ATTRS:
+        from ..lang.access import PY_ATTRS
 
-    return PY_ATTRS
+        _PY_ATTRS.append(PY_ATTRS)
+    return _PY_ATTRS[0]
+
+
+_PY_ATTRS: list = []
 
 
 def _type_name(obj: Any) -> str:
@@ -537,12 +555,14 @@ class Walls:
     innermost line of that file).  ``refused``: ``[{"line", "what", "message"}]`` in order.
     """
 
-    def __init__(self, code_name: str) -> None:
+    def __init__(self, code_name: str, accepted_builtins: Iterable[str] = ()) -> None:
         self.code_name = code_name
+        self.accepted_builtins = frozenset(accepted_builtins)
         self.surface = surface()
         self.user_classes: set = set()
         self.refused: list[dict] = []
         self._proxies: dict[int, ModuleProxy] = {}
+        self._fast: dict[tuple, type] = {}  # (type, name) -> paired gradcli class, for reads the class decides
 
     # --- bookkeeping ----------------------------------------------------------------------
     def __enter__(self) -> "Walls":
@@ -587,16 +607,9 @@ class Walls:
 
     def builtins(self, tree: ast.AST, extra: dict) -> dict:
         """The language's builtins (real Python objects), the gate, ``__build_class__`` and ``__import__``."""
-        from ..lang.validate import ALLOWED_BUILTINS, bound_names
+        from ..lang.validate import ALLOWED_BUILTINS
 
-        names = set(ALLOWED_BUILTINS)
-        # builtin names the static check accepted in one place only (``@staticmethod`` in a Function class):
-        # a name the file itself binds anywhere is not one (its read resolves in the file, or fails there)
-        bound = bound_names(tree)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in bound \
-                    and not node.id.startswith("_") and hasattr(_py_builtins, node.id):
-                names.add(node.id)
+        names = set(ALLOWED_BUILTINS) | self.accepted_builtins
         table = {n: getattr(_py_builtins, n) for n in names if hasattr(_py_builtins, n)}
         table.update({
             "print": self.print_, "__build_class__": self.build_class, "__import__": self.import_,
@@ -704,7 +717,9 @@ class Walls:
         mro, is_type, user, owner, subject = self._where(obj, name)
         users = self.user_classes
         if name.startswith("__"):
-            if owner is not None and (owner in users or name in _DUNDER_CALLS):
+            # a method of the file's own class, or ``__init__`` of a base (``super().__init__()``,
+            # ``Base.__init__(self)``): what the static check lets a file name
+            if owner is not None and (owner in users or (name in _DUNDER_CALLS and is_type)):
                 return None, None
             return self.refuse(WallAttributeError(_no_attr(obj, name)), f"{_type_name(obj)}.{name}",
                                _really_has(obj, name)), None
@@ -718,6 +733,8 @@ class Walls:
         if owner is None and user:
             return None, g  # the file's own attributes (instance dict, a Module's parameters and submodules)
         if g is not None and name in self.surface.public(g, obj):
+            if not (user or is_type or type(obj) is super or getattr(g, "_gradcli_dynamic", False)):
+                self._fast[(type(obj), name)] = g  # decided by the class alone: the next read is a lookup
             return None, g
         if g is None and not is_type:
             base = self._python_base(obj)
@@ -728,15 +745,15 @@ class Walls:
     def getattr_(self, obj: Any, name: str) -> Any:
         """``obj.name`` in the file."""
         t = type(obj)
-        if t is ModuleProxy:
-            return getattr(obj, name)
-        from ..lang.access import PY_ATTRS
-
-        if t in PY_ATTRS:
-            return self._python_value(obj, name)
-        refusal, g = self.readable(obj, name)
-        if refusal is not None:
-            raise refusal
+        g = self._fast.get((t, name))
+        if g is None:
+            if t is ModuleProxy:
+                return getattr(obj, name)
+            if t in _py_attrs():
+                return self._python_value(obj, name)
+            refusal, g = self.readable(obj, name)
+            if refusal is not None:
+                raise refusal
         value = getattr(obj, name)
         if g is not None:
             adapt = _ADAPTERS.get((g.__name__, name))
