@@ -646,7 +646,11 @@ def compare_command(
     max_depth: MaxDepthOpt = None,
     debug: DebugOpt = False,
 ) -> None:
-    """Run FILE in gradcli and in PyTorch (needs the torch extra) and show every difference; exit 1 if any."""
+    """Run FILE in gradcli and in PyTorch (needs the torch extra) and show every difference; exit 1 if any.
+
+    PyTorch runs it within gradcli's surface, in a confined process (SECURITY.md); where those walls
+    stop it, a `PyTorch side` difference says so.
+    """
 
     def body() -> ExitStatus:
         options = _run_options(

@@ -150,6 +150,13 @@ def test_network_branch_forced(server, monkeypatch):
     assert accepted() == 1
 
 
+def test_no_setsid_branch_forced(monkeypatch):
+    monkeypatch.delattr(os, "setsid")
+    monkeypatch.setattr(sandbox, "_unshare", lambda flags: "forced off by the test")
+    value, _ = _in_child(sandbox.isolate)
+    assert value == {"session": "shared: no setsid", "network": "not isolated: forced off by the test"}
+
+
 def test_unshare_probe_off_linux(monkeypatch):
     monkeypatch.setattr(sandbox.sys, "platform", "darwin")
     assert sandbox._unshare(sandbox.CLONE_NEWNET) == "no namespaces on darwin"

@@ -44,7 +44,9 @@ goes to stderr.
 The oracle executes the file as Python: only the clear-cut constructs of the
 language check below are refused before it runs.  Callers that take files
 from elsewhere (``gradcli compare``) check them with gradcli's own static
-check first and pass ``static_only=True`` for files it refuses.
+check first and pass ``static_only=True`` for files it refuses, and run the
+others with ``walls=True``: within gradcli's surface (:mod:`.oracle_walls`),
+in a confined child (:mod:`.oracle_sandbox`).
 """
 
 from __future__ import annotations
