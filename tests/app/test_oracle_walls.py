@@ -176,10 +176,10 @@ def test_attack_through_compare(name, runner, tmp_path, monkeypatch, server):
     if name in REFUSED_BEFORE_RUNNING:
         # gradcli's static check refuses it: the PyTorch side only checks it (the same verdict), never runs it
         assert doc["gradcli"]["error"]["kind"] == p["error"]["kind"] == "unsupported" and doc["identical"], doc
-        assert result.exit_code == 0
+        assert result.exit_code == 1  # identical, and the file fails
         return
     if name in FAILS_IN_PYTORCH_TOO:  # PyTorch itself fails there as gradcli does: nothing to stop
-        assert result.exit_code == 0 and doc["identical"] and p["error"]["kind"] == "runtime"
+        assert result.exit_code == 1 and doc["identical"] and p["error"]["kind"] == "runtime"
         return
     assert result.exit_code == 1, result.output
     assert doc["identical"] is False
