@@ -542,10 +542,17 @@ def run_document(source: str, filename: str, options: Optional[RunOptions] = Non
         from .oracle_walls import Walls
 
         w = Walls(code_name, specials)
+        problem = w.import_problem(tree)  # gradcli resolves imports before anything runs
+        if problem is not None:
+            w.refused.append({"line": problem["line"], "what": "import", "message": problem["message"]})
+            if report is not None:
+                report["refused"] = list(w.refused)
+            result["ok"] = False
+            result["error"] = {"kind": "unsupported", "line": problem["line"], "col": problem["col"],
+                               "message": problem["message"], "hint": "", "torch_message": None}
+            return result
     try:
-        if w is None:
-            return _execute(torch, tree, code_name, options, result)
-        with w:
+        with w if w is not None else contextlib.nullcontext():  # one call line: anomaly mode prints this stack
             return _execute(torch, tree, code_name, options, result, walls=w)
     finally:
         torch.set_default_dtype(old_dtype)
@@ -566,7 +573,8 @@ def _gradcli_static_check(source: str, filename: str, options: RunOptions) -> tu
         parsed = prepare(source.encode("utf-8", "surrogatepass"), filename, DEFAULT_LIMITS.with_options(options),
                          tuple(n.strip() for n, _ in options.sets))
     except GradcliError as e:
-        return {"kind": e.kind, "line": e.line, "col": e.col, "message": e.message, "hint": e.hint or ""}, frozenset()
+        return {"kind": e.kind, "line": e.line, "col": e.col, "message": e.message, "hint": e.hint or "",
+                "torch_message": None}, frozenset()
     return None, accepted_builtins(parsed.tree)
 
 

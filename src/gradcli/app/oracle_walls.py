@@ -86,6 +86,8 @@ UNNAMED = (
     ("torch.device", "gradcli.autograd.tensor._Device"),
     ("torch.return_types.*", "gradcli.ops.reduction_more.ReturnTuple"),
     ("numpy.ndarray", "gradcli.autograd.ndarray.NDArray"),
+    ("torch.storage.UntypedStorage", "gradcli.ops.storage.UntypedStorage"),  # x.untyped_storage()
+    ("torch._C._autograd.SavedTensor", "gradcli.autograd.saved_fields.RawSavedTensor"),  # grad_fn._raw_saved_*
 )
 
 #: dunder attributes the gate lets through when the static check accepted them: a method of the file's
@@ -154,6 +156,32 @@ def _really_has(obj: Any, name: str) -> bool:
 # --------------------------------------------------------------------------------------------
 # the surface: gradcli's namespaces beside PyTorch's modules
 # --------------------------------------------------------------------------------------------
+def _api_refusal(owner: Optional[str], name: str, implemented: Iterable[str]) -> Optional[BaseException]:
+    """gradcli's ``unsupported`` error for ``owner.name`` when PyTorch 2.13 has it and gradcli does not
+    (``lang.apicheck.attribute_error``: the same message, uncatchable), or None (then Python's
+    AttributeError text, kind ``runtime``, as gradcli gives for a name PyTorch lacks too)."""
+    if owner is None or not name or name.startswith("_"):
+        return None
+    from ..lang.apicheck import torch_has, unsupported_text
+
+    if not torch_has(owner, name):
+        return None
+    return WallUnsupported(unsupported_text(owner, name, implemented)[0])
+
+
+def _owner_of(g: Optional[type]) -> Optional[str]:
+    """The PyTorch owner of the attributes of an object whose gradcli class is ``g``, as
+    ``lang.apicheck`` names it: ``torch.Tensor`` for tensors (and Parameters), the class a gradcli type
+    declares with ``_gradcli_torch_class``, else None."""
+    if g is None:
+        return None
+    tensor = _resolve("gradcli.autograd.tensor.Tensor")
+    if isinstance(tensor, type) and issubclass(g, tensor):
+        return "torch.Tensor"
+    declared = getattr(g, "_gradcli_torch_class", None)
+    return declared if isinstance(declared, str) else None
+
+
 def _is_namespace(v: Any) -> bool:
     from ..api import Namespace
 
@@ -178,7 +206,10 @@ class Surface:
     def __init__(self) -> None:
         from ..api import make_globals
 
-        self.roots: dict[str, Any] = make_globals()
+        #: the prelude's names (``torch``, ``F``) and the modules an import can name (``math``), as gradcli
+        #: binds them (``Interpreter.module_roots``)
+        self.roots: dict[str, Any] = dict(make_globals())
+        self.roots.update({k: v for k, v in _import_roots().items() if k not in self.roots})
         self.real_roots: dict[str, Any] = {}
         self.pairs: dict[type, type] = {}
         self.abc_pairs: list[tuple[type, type]] = []
@@ -248,7 +279,10 @@ class Surface:
         if pub is None:
             raw = g.__dict__.get("_gradcli_public") if "_gradcli_public" in g.__dict__ else getattr(
                 g, "_gradcli_public", None)
-            if isinstance(raw, property):  # per instance (ctx): its fixed part, from an empty instance dict
+            if is_dynamic(g):  # the class decides (nn.Module): its non-_ attributes are the API it implements
+                raw = frozenset(n for c in _TYPE_MRO.__get__(g) if c is not object
+                                for n in _TYPE_DICT.__get__(c) if not n.startswith("_"))
+            elif isinstance(raw, property):  # per instance (ctx): its fixed part, from an empty instance dict
                 try:
                     raw = raw.fget(types.SimpleNamespace())
                 except Exception:  # noqa: BLE001
@@ -277,6 +311,20 @@ class Surface:
         return None
 
 
+def _import_roots() -> dict:
+    """The modules gradcli's ``import`` can name besides the prelude: ``math`` (lang/pymath.py).  Its
+    namespace wants a run's budget; a fresh one serves, since only its names are read here."""
+    out: dict = {}
+    try:
+        from ..lang.limits import DEFAULT_LIMITS, Budget
+        from ..lang.pymath import math_namespace
+
+        out["math"] = math_namespace(Budget(DEFAULT_LIMITS), DEFAULT_LIMITS)
+    except ImportError:  # pragma: no cover - a gradcli without the math namespace
+        pass
+    return out
+
+
 _SURFACE: list = []
 
 
@@ -285,6 +333,24 @@ def surface() -> Surface:
     if not _SURFACE:
         _SURFACE.append(Surface())
     return _SURFACE[0]
+
+
+def is_dynamic(g: Optional[type]) -> bool:
+    """Does gradcli class ``g`` decide its names one by one (``exposure.DYNAMIC``: nn.Module, the file's
+    classes)?  Then the object's own attributes (parameters, submodules, what the file set) are readable."""
+    if g is None:
+        return False
+    from ..exposure import DYNAMIC
+
+    return getattr(g, "_gradcli_public", None) is DYNAMIC
+
+
+def _documented_private(name: str) -> bool:
+    """One of the ``_`` attributes PyTorch documents that gradcli's static check lets a file read
+    (``lang.validate``: ``_version``, ``_base``, ``_is_view``, ``_saved_*``, ``_raw_saved_*``)?"""
+    from ..lang.validate import _documented_private as documented
+
+    return documented(name)
 
 
 def _instance_dict(obj: Any) -> Optional[dict]:
@@ -341,6 +407,9 @@ class ModuleProxy:
             if isinstance(missing, (frozenset, set)) and name in missing:
                 raise _record(WallUnsupported(
                     f"'{mod}.{name}' exists in PyTorch but gradcli does not implement it (yet)"), f"{mod}.{name}")
+            api = _api_refusal(mod, name, ns._gradcli_public)
+            if api is not None:
+                raise _record(api, f"{mod}.{name}")
             raise _record(WallAttributeError(f"module '{mod}' has no attribute '{name}'"), f"{mod}.{name}",
                           _really_has(real, name))
         value = getattr(real, name)
@@ -539,13 +608,17 @@ _PY_ATTRS: list = []
 
 
 def _type_name(obj: Any) -> str:
-    return obj.__name__ if isinstance(obj, type) else type(obj).__name__
+    """The name Python's messages give ``obj``'s type; ``numpy.ndarray`` for ``.numpy()``'s view, as
+    for a real ndarray (and gradcli's NDArray)."""
+    if isinstance(obj, type):
+        return obj.__name__
+    return "numpy.ndarray" if isinstance(obj, NDArrayView) else type(obj).__name__
 
 
 def _no_attr(obj: Any, name: str) -> str:
     if isinstance(obj, type):
         return f"type object '{obj.__name__}' has no attribute '{name}'"
-    return f"'{type(obj).__name__}' object has no attribute '{name}'"
+    return f"'{_type_name(obj)}' object has no attribute '{name}'"
 
 
 class Walls:
@@ -613,6 +686,7 @@ class Walls:
         table = {n: getattr(_py_builtins, n) for n in names if hasattr(_py_builtins, n)}
         table.update({
             "print": self.print_, "__build_class__": self.build_class, "__import__": self.import_,
+            "getattr": self.getattr_builtin, "hasattr": self.hasattr_builtin,
             GET: self.getattr_, SET: self.setattr_, AUG: self.augattr_, DEL: self.delattr_,
             UNCATCHABLE: _uncatchable,
         })
@@ -625,9 +699,58 @@ class Walls:
                               "print(file=...)")
         print(*args, sep=sep, end=end, flush=flush)
 
+    def _attr_name(self, fn: str, name: Any) -> str:
+        if not isinstance(name, str):
+            raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+        if name.startswith("_"):
+            raise self.refuse(WallUnsupported(f"{fn}(obj, {name!r}): names starting with '_' are outside the "
+                                              "language"), f"{fn}(obj, {name!r})")
+        return name
+
+    def getattr_builtin(self, obj: Any, name: Any, *default: Any) -> Any:
+        """The language's ``getattr``: through the gate (``_`` names refused, as in gradcli)."""
+        if len(default) > 1:
+            raise TypeError(f"getattr expected at most 3 arguments, got {2 + len(default)}")
+        try:
+            return self.getattr_(obj, self._attr_name("getattr", name))
+        except AttributeError:
+            if default:
+                return default[0]
+            raise
+
+    def hasattr_builtin(self, obj: Any, name: Any) -> bool:
+        """The language's ``hasattr``: a read through the gate; a name gradcli withholds is absent."""
+        try:
+            self.getattr_(obj, self._attr_name("hasattr", name))
+        except AttributeError:
+            return False
+        except WallUnsupported as e:
+            if "outside the language" in str(e):
+                raise
+            return False
+        return True
+
+    def _base_allowed(self, base: Any) -> bool:
+        """May a file's class derive from ``base``?  As gradcli decides: one of the file's classes, or a
+        PyTorch class whose gradcli class is subclassable (``nn.Module`` and its layers ...), or
+        ``torch.autograd.Function``, or ``object``."""
+        from ..exposure import is_subclassable
+
+        if base is object or base in self.user_classes:
+            return True
+        if not isinstance(base, type):
+            return False
+        g = self.surface.pairs.get(base)
+        return g is not None and (is_subclassable(g) or g is _resolve("gradcli.autograd.function.Function"))
+
     def build_class(self, func: Any, name: str, *bases: Any, **kwargs: Any) -> Any:
         if any(type(b) is ModuleProxy for b in bases):  # what ``class X(torch)`` raises for a real module
             raise TypeError(f"module() takes at most 2 arguments ({len(bases) + 2} given)")
+        for b in bases:
+            if not self._base_allowed(b):
+                shown = getattr(b, "__name__", None) or type(b).__name__
+                raise self.refuse(WallUnsupported(f"unsupported class: {name} cannot derive from {shown}"),
+                                  f"class {name}({shown})")
         cls = _py_builtins.__build_class__(func, name, *bases, **kwargs)
         self.user_classes.add(cls)
         return cls
@@ -648,6 +771,39 @@ class Walls:
         for p in parts[1:]:
             v = getattr(v, p)
         return v if fromlist else root
+
+    def import_problem(self, tree: ast.AST) -> Optional[dict]:
+        """The first import of ``tree`` the surface cannot honour, as gradcli's compile step refuses it
+        before anything runs (``{"line", "col", "message"}``), or None."""
+        s = self.surface
+
+        def resolve(path: str) -> Optional[Any]:
+            parts = path.split(".")
+            if parts[0] not in s.roots or parts[0] not in s.real_roots:
+                return None
+            ns = s.roots[parts[0]]
+            for p in parts[1:]:
+                if not _is_namespace(ns) or p not in ns._gradcli_public:
+                    return None
+                ns = getattr(ns, p, None)
+            return ns
+
+        for node in ast.walk(tree):
+            paths: list = []
+            if isinstance(node, ast.Import):
+                paths = [(a.name, None) for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+                paths = [(node.module, a.name) for a in node.names]
+            for path, member in paths:
+                ns = resolve(path)
+                if ns is None or not _is_namespace(ns):
+                    why = f"unsupported import: {path} -- gradcli does not implement it (yet)"
+                elif member is not None and member != "*" and member not in ns._gradcli_public:
+                    why = f"unsupported import: cannot import name '{member}' from '{path}'"
+                else:
+                    continue
+                return {"line": node.lineno, "col": node.col_offset, "message": why}
+        return None
 
     def compile_expression(self, text: str, g: dict, limits: Any = None) -> Any:
         """A ``--set``/``--gradient`` expression, checked as gradcli checks it, through the gate."""
@@ -684,15 +840,22 @@ class Walls:
             exc: BaseException = WallUnsupported(str(e)) if e.kind == "unsupported" else WallAttributeError(str(e))
             raise self.refuse(exc, f"{type(obj).__name__}.{name}", hasattr(type(obj), name)) from None
         if type(obj) is str and name in ("format", "format_map"):
-            return _guarded_format(value, obj)
+            return _guarded_format(getattr(obj, name), obj)  # Python's own formatting, no field reaching out
         return value
 
     def _refusal(self, obj: Any, name: str, g: Optional[type]) -> BaseException:
+        """What gradcli raises for reading a name it does not expose (``lang.access.get_attr``): its
+        ``unsupported`` error for a name it lists as missing or that PyTorch 2.13 has on a tensor,
+        else Python's AttributeError."""
         missing = getattr(g, "_gradcli_unsupported", None) if g is not None else None
         what = f"{_type_name(obj)}.{name}"
         if isinstance(missing, (frozenset, set)) and name in missing:
             return self.refuse(WallUnsupported(
                 f"'{_type_name(obj)}.{name}' exists in PyTorch but gradcli does not implement it (yet)"), what)
+        if not isinstance(obj, type):
+            api = _api_refusal(_owner_of(g), name, self.surface.public(g, obj) if g is not None else ())
+            if api is not None:
+                return self.refuse(api, what)
         return self.refuse(WallAttributeError(_no_attr(obj, name)), what, _really_has(obj, name))
 
     def _where(self, obj: Any, name: str) -> tuple:
@@ -730,8 +893,11 @@ class Walls:
             if d is not None and name in d:
                 return None, None
         g = self.surface.pair(subject, mro, is_type)
-        if owner is None and user:
-            return None, g  # the file's own attributes (instance dict, a Module's parameters and submodules)
+        if name[:1] == "_" and not is_type and getattr(g, "_gradcli_private", None) is not None \
+                and _documented_private(name):
+            return None, g  # t._version, t._base, t._is_view(), grad_fn._saved_*: PyTorch's own answer
+        if owner is None and (user or is_dynamic(g)):
+            return None, g  # the object's own attributes (instance dict, a Module's parameters and submodules)
         if g is not None and name in self.surface.public(g, obj):
             if not (user or is_type or type(obj) is super or getattr(g, "_gradcli_dynamic", False)):
                 self._fast[(type(obj), name)] = g  # decided by the class alone: the next read is a lookup
@@ -775,11 +941,17 @@ class Walls:
                 raise self.refuse(WallAttributeError(str(e)), f"{verb} {type(obj).__name__}.{name}", False) from None
             return obj
         mro, is_type, user, _, subject = self._where(obj, name)
+        if is_type:  # gradcli sets nothing on a class, the file's own or PyTorch's (``A.x = 1``)
+            raise self.refuse(WallAttributeError(f"'type' object has no attribute '{name}'"),
+                              f"{verb} {_type_name(obj)}.{name}")
         if user and not name.startswith("__"):
             return obj
         g = self.surface.pair(subject, mro, is_type)
         settable = getattr(g, "_gradcli_settable", None) if g is not None else None
         if isinstance(settable, (frozenset, set)) and (name in settable or ("*" in settable and not name.startswith("_"))):
+            return obj
+        if not is_type and not name.startswith("_") and is_dynamic(g) and getattr(g, "_gradcli_settable", None) is \
+                getattr(g, "_gradcli_public", None):  # the class decides writes too (a Module's __setattr__)
             return obj
         if g is not None and name in self.surface.public(g, obj):
             msg = f"attribute '{name}' of '{_type_name(obj)}' object is not writable"
