@@ -556,6 +556,48 @@ def test_walls_change_no_result(name):
     assert walled == plain
 
 
+def test_dataloader_workers_load_in_the_process():
+    """A real snippet's DataLoader(num_workers=2) cannot start workers behind the process walls; as in gradcli,
+    it loads in the process: the batches of num_workers=0 (shuffled from the same seed draw), PyTorch's checks."""
+    src = ("ds = torch.utils.data.TensorDataset(torch.arange(10.0))\n"
+           "loader = torch.utils.data.DataLoader(ds, batch_size=3, shuffle=True, num_workers=W, drop_last=True)\n"
+           "for e in range(2):\n    for b in loader:\n        print(b)\nprint(len(loader), loader.num_workers)\n")
+    report: dict = {}
+    walled = run_isolated(src.replace("W", "2"), "f.py", RunOptions(), timeout=120, walls=True, report=report)
+    plain = run_isolated(src.replace("W", "0"), "f.py", RunOptions(), timeout=120)
+    assert walled["ok"] and report["refused"] == [] and report["process"]["refused"] == []
+    assert walled["stdout"] == plain["stdout"].replace("3 0\n", "3 2\n") and plain["stdout"].count("tensor") == 6
+    doc = run_document("ds = torch.utils.data.TensorDataset(torch.ones(2))\n"
+                       "l = torch.utils.data.DataLoader(ds, num_workers=-1)\n", "f.py", walls=True)
+    assert doc["error"]["kind"] == "runtime" and "num_workers option should be non-negative" in doc["error"]["message"]
+    doc = run_document("class S(torch.utils.data.IterableDataset):\n    def __iter__(self):\n        return iter([1])\n"
+                       "l = torch.utils.data.DataLoader(S(), num_workers=2)\n", "f.py", walls=True)
+    assert doc["error"]["kind"] == "unsupported" and doc["error"]["line"] == 4  # as gradcli: workers would copy it
+    from gradcli.app.oracle_walls import _substitute
+
+    import torch
+
+    sub = _substitute(torch.utils.data.DataLoader)
+    assert issubclass(sub, torch.utils.data.DataLoader) and sub.__qualname__ == "DataLoader"
+    assert sub.__module__ == "torch.utils.data.dataloader" and _substitute(torch.ones) is torch.ones
+
+
+def test_a_write_past_the_file_size_limit_is_a_stop_of_the_walls():
+    import errno
+
+    from gradcli.app.oracle_walls import Walls
+
+    w = Walls("f.py")
+    try:
+        exec(compile("def f():\n    raise OSError(errno.EFBIG, 'File too large')\nf()\n", "f.py", "exec"),
+             {"errno": errno})
+    except OSError as e:
+        w.note_os_error(e)
+    w.note_os_error(OSError(errno.ENOENT, "No such file"))  # PyTorch's own failure: no stop
+    assert w.refused == [{"line": 2, "what": "writing a file",
+                          "message": "the process may not write files (file size limit 0): [Errno 27] File too large"}]
+
+
 def test_walls_change_no_result_with_options():
     src = "y = x * w\nz = y.sum()\n"
     options = RunOptions(sets=[("x", "[1.0, 2.0]"), ("w", "torch.tensor([3.0, 4.0]).reshape(2)")],

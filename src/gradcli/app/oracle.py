@@ -681,6 +681,8 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
                 raise
             except Exception as e:  # the first error ends the run
                 error = _make_error(e, code_name)
+                if walls is not None:
+                    walls.note_os_error(e)
     result["stdout"] = OBJ_ADDR_RE.sub(" object>", out.getvalue())
     if error is not None:
         result["ok"] = False

@@ -412,7 +412,7 @@ class ModuleProxy:
                 raise _record(api, f"{mod}.{name}")
             raise _record(WallAttributeError(f"module '{mod}' has no attribute '{name}'"), f"{mod}.{name}",
                           _really_has(real, name))
-        value = getattr(real, name)
+        value = _substitute(getattr(real, name))
         gv = getattr(ns, name, None)
         if _is_namespace(gv):
             value = walls.proxy(value, gv)
@@ -439,6 +439,60 @@ def _not_writable(proxy: ModuleProxy, name: str) -> str:
     if name in ns._gradcli_public:
         return f"attribute '{name}' of 'Namespace' object is not writable"
     return f"'Namespace' object has no attribute '{name}'"
+
+
+# --------------------------------------------------------------------------------------------
+# what a module proxy hands out instead of a real PyTorch class
+# --------------------------------------------------------------------------------------------
+_SUBSTITUTES: dict = {}
+
+
+def _substitute(value: Any) -> Any:
+    """``value``, or what the walls give in its place: ``torch.utils.data.DataLoader`` loads in the
+    process (:func:`_in_process_loader`)."""
+    if isinstance(value, type) and value.__name__ == "DataLoader" and value.__module__ == "torch.utils.data.dataloader":
+        sub = _SUBSTITUTES.get(value)
+        if sub is None:
+            sub = _SUBSTITUTES[value] = _in_process_loader(value)
+        return sub
+    return value
+
+
+def _in_process_loader(real: type) -> type:
+    """PyTorch's DataLoader whose ``num_workers > 0`` loads in this process, as gradcli's does.
+
+    Worker processes cannot run behind the process walls (no new processes, no shared-memory files:
+    ``RLIMIT_FSIZE`` 0), so a real snippet's ``DataLoader(ds, num_workers=2)`` would fail there while
+    gradcli runs it.  The arguments are PyTorch's own (its checks and messages, the worker-count
+    warning); the iterator is PyTorch's single-process one, which gives a map-style dataset the same
+    batches in the same order from the same ``_base_seed`` draw.  Over an IterableDataset, where the
+    workers would each yield the whole dataset, it is gradcli's ``unsupported`` error, as in gradcli.
+    Named and printed as PyTorch's class.
+    """
+    from torch.utils.data import IterableDataset
+    from torch.utils.data.dataloader import _SingleProcessDataLoaderIter
+
+    def __init__(self: Any, dataset: Any, *args: Any, **kwargs: Any) -> None:
+        real.__init__(self, dataset, *args, **kwargs)
+        if self.num_workers > 0 and isinstance(dataset, IterableDataset):
+            raise _record(WallUnsupported(
+                "a DataLoader with num_workers > 0 over an IterableDataset is not supported by gradcli"),
+                "DataLoader(IterableDataset, num_workers > 0)")
+
+    def _get_iterator(self: Any) -> Any:
+        if self.num_workers == 0:
+            return real._get_iterator(self)
+        self.check_worker_number_rationality()  # PyTorch's warning when there are more workers than CPUs
+        workers, timeout = self.num_workers, self.timeout
+        self.num_workers, self.timeout = 0, 0
+        try:
+            return _SingleProcessDataLoaderIter(self)
+        finally:
+            self.num_workers, self.timeout = workers, timeout
+
+    return type(real)(real.__name__, (real,), {"__init__": __init__, "_get_iterator": _get_iterator,
+                                               "__module__": real.__module__, "__qualname__": real.__qualname__,
+                                               "__doc__": real.__doc__})
 
 
 # --------------------------------------------------------------------------------------------
@@ -656,6 +710,22 @@ class Walls:
             f = f.f_back
         if len(self.refused) < 100:
             self.refused.append({"line": line, "what": what, "message": str(exc)[:500]})
+
+    def note_os_error(self, exc: BaseException) -> None:
+        """The error that ended the run, when it is the process walls' doing rather than PyTorch's: a
+        write past ``RLIMIT_FSIZE`` 0 (``EFBIG``, from C code the audit hook does not see).  Recorded as
+        a stop at the file's innermost line of its traceback."""
+        import errno
+
+        if not isinstance(exc, OSError) or exc.errno != errno.EFBIG:
+            return
+        line, tb = None, exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self.code_name:
+                line = tb.tb_lineno
+            tb = tb.tb_next
+        self.refused.append({"line": line, "what": "writing a file",
+                             "message": f"the process may not write files (file size limit 0): {exc}"})
 
     def refuse(self, exc: BaseException, what: str, stop: bool = True) -> BaseException:
         """``exc``, noted as a stop of the walls unless ``stop`` is False (PyTorch would fail the same way)."""
