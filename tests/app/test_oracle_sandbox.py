@@ -314,6 +314,10 @@ ROOTS = ("/usr/lib/python3/",)
     ("pickle.find_class", ("os", "system"), True),
     ("os.remove", ("/tmp/x", -1), True),
     ("os.rename", ("/tmp/x", "/tmp/y", -1, -1), True),
+    ("os.mkdir", ("/tmp/gradcli-no-such-folder-i24", 511, -1), True),
+    ("os.mkdir", (os.path.dirname(os.__file__), 511, -1), False),  # makedirs(exist_ok=True) of a folder there
+    ("os.mkdir", (os.path.dirname(os.__file__), 511, 3), True),  # relative to a descriptor: not judged
+    ("os.mkdir", (os.__file__, 511, -1), True),  # a file, not a folder
     ("shutil.rmtree", ("/tmp/x",), True),
     ("code.__new__", (), True),
     ("gc.get_objects", (0,), True),

@@ -633,6 +633,22 @@ def test_oracle_command_line_walls(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["save.py"]
 
 
+def test_optimizers_run_in_a_fresh_confined_interpreter(tmp_path):
+    """torch.optim's first param group imports torch._dynamo, which makes its compile-cache folder: in a fresh
+    process (as ``gradcli compare`` starts one) that is the child's fresh folder, and nothing is written."""
+    import subprocess
+
+    f = tmp_path / "adam.py"
+    f.write_text("m = torch.nn.Linear(2, 1)\nopt = torch.optim.Adam(m.parameters(), lr=0.1)\n"
+                 "loss = m(torch.ones(1, 2)).sum()\nloss.backward()\nopt.step()\nprint(opt.param_groups[0]['lr'])\n")
+    env = {k: v for k, v in os.environ.items() if k != "TORCHINDUCTOR_CACHE_DIR"}
+    proc = subprocess.run([sys.executable, "-m", "gradcli.app.oracle", str(f), "--walls"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    doc = json.loads(proc.stdout)
+    assert proc.returncode == 0 and doc["ok"], (doc["error"], proc.stderr[-2000:])
+    assert doc["stdout"] == "0.1\n" and sorted(os.listdir(tmp_path)) == ["adam.py"]
+
+
 # --- 4. the sandbox's escape attempts, under real PyTorch --------------------------------------------------
 def _sandbox_attempts() -> tuple:
     path = Path(__file__).resolve().parents[1] / "lang" / "test_sandbox.py"

@@ -168,6 +168,9 @@ def confine(workdir: str, *, keep_fds: tuple = (), null_fds: tuple = (0, 1, 2), 
     """Fresh folder, no descriptors but ``keep_fds``, resource limits; returns what was applied."""
     report: dict = {"workdir": workdir}
     os.chdir(workdir)
+    # PyTorch's compile cache (``import torch._dynamo``, which torch.optim's first param group triggers,
+    # creates it) is the fresh folder: it exists, so the import needs no new folder, and nothing lands there
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = workdir
     sys.dont_write_bytecode = True
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in null_fds:
@@ -279,8 +282,16 @@ def _under(path: Any, roots: tuple, files: frozenset = frozenset()) -> bool:
         (real + os.sep).startswith(roots) or real in files
 
 
+def _existing_folder(path: Any) -> bool:
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    return isinstance(path, str) and os.path.isdir(path)
+
+
 def _verdict(event: str, args: tuple, roots: tuple, files: frozenset = frozenset()) -> Optional[str]:
     """Why ``event`` is refused, or None (``roots``: folders that may be read; ``files``: files that may be)."""
+    if event == "os.mkdir" and len(args) > 2 and args[2] in (None, -1) and _existing_folder(args[0]):
+        return None  # ``os.makedirs(path, exist_ok=True)`` of a folder that is there changes nothing (EEXIST)
     if event in _REFUSED_EVENTS or event.startswith(_REFUSED_PREFIXES):
         return event
     if event == "open":
