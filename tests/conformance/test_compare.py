@@ -229,7 +229,8 @@ def test_options_reach_both_sides(runner, tmp_path):
 def test_a_difference_exits_1_with_a_table_and_json(runner, tmp_path, monkeypatch):
     # torch.tile is outside gradcli's op registry: a real, if deliberate, disagreement.  compare's walls
     # stop the PyTorch side at a name gradcli lacks (test_a_name_gradcli_lacks_stops_the_pytorch_side), so
-    # here the walls' copy of gradcli's torch namespace gets tile, and PyTorch runs it
+    # here the walls' copy of gradcli's torch namespace gets tile, and PyTorch runs it.  Through a function
+    # of the file: gradcli's static check refuses a plain torch.tile(...) before anything runs (lang/apicheck.py)
     from gradcli.app import oracle
     from gradcli.app.oracle_walls import surface
 
@@ -237,7 +238,8 @@ def test_a_difference_exits_1_with_a_table_and_json(runner, tmp_path, monkeypatc
     ns = surface().roots["torch"]
     monkeypatch.setattr(ns, "_gradcli_public", ns._gradcli_public | {"tile"})
     f = tmp_path / "tile.py"
-    f.write_text("x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = torch.tile(x, (2,))\nprint(y)\n")
+    f.write_text("def via(m):\n    return m\nx = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+                 "y = via(torch).tile(x, (2,))\nprint(y)\n")
     result = runner.invoke(app, ["compare", str(f)])
     assert result.exit_code == 1, result.output
     out = result.output
@@ -256,21 +258,24 @@ def test_a_difference_exits_1_with_a_table_and_json(runner, tmp_path, monkeypatc
 @pytest.mark.torch
 def test_a_name_gradcli_lacks_stops_the_pytorch_side(runner, tmp_path):
     """Under compare's walls PyTorch fails where gradcli fails (torch.tile is not gradcli's), and the report
-    says that the PyTorch side was stopped by the walls, not by PyTorch: exit 1, a `PyTorch side` row."""
+    says that the PyTorch side was stopped by the walls, not by PyTorch: exit 1, a `PyTorch side` row.  (Through
+    a function of the file: a plain torch.tile(...) is refused by gradcli's static check, and not run.)"""
     f = tmp_path / "tile.py"
-    f.write_text("x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = torch.tile(x, (2,))\nprint(y)\n")
+    f.write_text("def via(m):\n    return m\nx = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+                 "y = via(torch).tile(x, (2,))\nprint(y)\n")
+    message = "`torch.tile` is PyTorch 2.13 API that gradcli does not implement"
     result = runner.invoke(app, ["compare", str(f)])
     assert result.exit_code == 1, result.output
-    assert "PyTorch side stopped" in result.output and "module 'torch' has no attribute 'tile'" in result.output
+    assert "PyTorch side stopped" in result.output and message in " ".join(result.output.split())
     result = runner.invoke(app, ["compare", str(f), "--json"])
     doc = json.loads(result.output)
     schema = json.loads(resources.files("gradcli").joinpath("schemas/compare.schema.json").read_text("utf-8"))
     jsonschema.Draft202012Validator(schema).validate(doc)
     assert not doc["identical"]
     assert [(d["tensor"], d["field"]) for d in doc["differences"]] == [(None, "PyTorch side")]
-    assert doc["pytorch"]["error"]["kind"] == doc["gradcli"]["error"]["kind"] == "runtime"
-    assert doc["walls"]["refused"] == [{"line": 2, "what": "torch.tile",
-                                        "message": "module 'torch' has no attribute 'tile'"}]
+    assert doc["pytorch"]["error"]["kind"] == doc["gradcli"]["error"]["kind"] == "unsupported"
+    assert doc["gradcli"]["error"]["message"] == doc["pytorch"]["error"]["message"] == message
+    assert doc["walls"]["refused"] == [{"line": 4, "what": "torch.tile", "message": message}]
     assert doc["walls"]["left"] == [] and "compare's walls" in doc["note"]
 
 
