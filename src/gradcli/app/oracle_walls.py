@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import ast
 import builtins as _py_builtins
+import functools
 import importlib
 import inspect
 import string
@@ -74,7 +75,9 @@ __all__ = [
 GET, SET, AUG, DEL = "__oracle_getattr__", "__oracle_setattr__", "__oracle_augattr__", "__oracle_delattr__"
 #: called first in every ``except`` handler: an ``unsupported`` refusal cannot be caught, as in gradcli
 UNCATCHABLE = "__oracle_uncatchable__"
-GATE_NAMES = frozenset({GET, SET, AUG, DEL, UNCATCHABLE})
+#: ``obj.name(...)``: the read of a method that is called at once (see :meth:`Walls.method_`)
+METHOD = "__oracle_method__"
+GATE_NAMES = frozenset({GET, SET, AUG, DEL, UNCATCHABLE, METHOD})
 
 #: real PyTorch/numpy classes a file reaches without naming them (``x.grad_fn``, ``ctx``, ``x.max(0)`` ...),
 #: and the gradcli class whose public names they get.  Named classes (``torch.Tensor``, ``torch.Size``,
@@ -613,6 +616,9 @@ class _Rewriter(ast.NodeTransformer):
     def visit_Call(self, node: ast.Call) -> Any:
         func = node.func
         self.generic_visit(node)
+        gate = node.func.func if isinstance(node.func, ast.Call) else None
+        if isinstance(func, ast.Attribute) and isinstance(gate, ast.Name) and gate.id == GET:
+            gate.id = METHOD  # a method read and called at once
         if isinstance(func, ast.Attribute) and func.end_lineno is not None and func.end_lineno != node.lineno:
             # a method call split over lines: CPython places the call at the method's name, as the load
             node.lineno, node.col_offset = _attr_position(func)
@@ -757,7 +763,7 @@ class Walls:
         table.update({
             "print": self.print_, "__build_class__": self.build_class, "__import__": self.import_,
             "getattr": self.getattr_builtin, "hasattr": self.hasattr_builtin,
-            GET: self.getattr_, SET: self.setattr_, AUG: self.augattr_, DEL: self.delattr_,
+            GET: self.getattr_, SET: self.setattr_, AUG: self.augattr_, DEL: self.delattr_, METHOD: self.method_,
             UNCATCHABLE: _uncatchable,
         })
         table.update(extra)
@@ -995,6 +1001,20 @@ class Walls:
             adapt = _ADAPTERS.get((g.__name__, name))
             if adapt is not None:
                 value = adapt(value)
+        return value
+
+    def method_(self, obj: Any, name: str) -> Any:
+        """``obj.name`` read to be called at once (``obj.name(...)``): as :meth:`getattr_`, but a C method of
+        the object's class is handed over unbound with ``obj`` as its first argument, so that a wrong call
+        fails with the message a direct method call gives ("TensorBase.exp_() takes no arguments"; a bound
+        builtin method names the instance's type instead, "Tensor.exp_()")."""
+        value = self.getattr_(obj, name)
+        if type(value) is types.BuiltinMethodType and value.__self__ is obj and not isinstance(obj, type) \
+                and name not in (_instance_dict(obj) or ()):
+            owner = _owner(type(obj).__mro__, name)
+            descr = _TYPE_DICT.__get__(owner).get(name) if owner is not None else None
+            if type(descr) is types.MethodDescriptorType:
+                return functools.partial(descr, obj)
         return value
 
     def _writable(self, obj: Any, name: str, verb: str) -> Any:
