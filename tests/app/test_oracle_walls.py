@@ -42,6 +42,17 @@ KINDS = {"runtime", "unsupported", "type", "name", "index", "syntax", "limit"}
 
 
 # --- helpers -----------------------------------------------------------------------------------------------
+@pytest.fixture(autouse=True, scope="module")
+def _one_intra_op_thread():
+    """This module forks walled children from a process that also runs PyTorch in process: with PyTorch at
+    one intra-op thread (oracle.warm_up, as every harness that forks many children), a child's conv2d or
+    batch norm does not wait forever on an OpenMP pool lost across fork (``gradcli compare`` forks from a
+    parent that has run no PyTorch op)."""
+    from gradcli.app.oracle import warm_up
+
+    warm_up()
+
+
 @pytest.fixture
 def runner(monkeypatch) -> CliRunner:
     for k in ("NO_COLOR", "FORCE_COLOR", "COLUMNS"):
@@ -702,7 +713,10 @@ def test_sandbox_attempt_under_pytorch(name, tmp_path, monkeypatch):
     src = ATTEMPTS[name].replace("SENTINEL", str(sentinel)) + AFTER
     report: dict = {}
     try:
-        doc = run_isolated(src, "test.py", RunOptions(), timeout=6, walls=True, report=report)
+        # a short timeout ends an exhaustion attempt; the others get time for PyTorch's lazy imports on a busy
+        # machine (nn.BatchNorm1d's first call imports torch._dynamo: seconds)
+        timeout = 6 if any(k in name for k in _EXHAUSTION) else 60
+        doc = run_isolated(src, "test.py", RunOptions(), timeout=timeout, walls=True, report=report)
     except OracleFailure as e:  # killed at its timeout or limit, or its C stack overflowed: nothing came back
         assert any(k in name for k in _EXHAUSTION) or _gradcli_stops_at_a_limit(src), e
         doc = None
