@@ -12,10 +12,12 @@ mean and biased variance over (N, *), as ATen's CPU kernel forms them (the mean 
 dtype, the sum of squared float differences, ``invstd = 1/sqrt(var_sum / n + eps)`` in double), and the
 running statistics updated in place with grad mode off, ``running = momentum * stat + (1 - momentum) *
 running`` (the unbiased variance ``var_sum / (n - 1)`` for ``running_var``); in evaluation mode the running
-statistics normalise.  PyTorch's float32 kernels are vectorised (and their statistics, for a 2-d input,
-summed in float32); gradcli computes each value in float64 from those statistics and rounds once, so its
-results stay within SPEC §1's float32 tolerance of PyTorch's (measured on the recorded cases: outputs,
-running statistics and gradients of N(0, 1) data) without being PyTorch's bits.
+statistics normalise.  batch_norm's float32 output is ATen's transform, ``fma(x, alpha, beta)`` with
+``alpha = invstd * weight`` and ``beta = bias - mean * alpha`` rounded per channel, so a zero-variance
+channel shows beta's rounding as PyTorch does (-1.9999695 for -2.0); the statistics themselves are not
+summed in PyTorch's vectorised order, so other values can differ in the last bits, within SPEC §1's float32
+tolerance on the recorded cases.  layer_norm computes each value in float64 and rounds once, within that
+tolerance too, without being PyTorch's bits.
 
 Backward (float64, rounded once): layer_norm ``dx = rstd * (gw - mean(gw) - xhat * mean(gw * xhat))`` with
 ``gw = grad * weight``, ``dweight = sum(grad * xhat)``, ``dbias = sum(grad)``; batch_norm the same over the
@@ -29,6 +31,8 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 import numpy as np
+
+from ..autograd.fma import fma32 as _fma32
 
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ..errors import python_errors
@@ -292,11 +296,19 @@ def batch_norm(input: Any, running_mean: Optional[Tensor], running_var: Optional
     x = input._data
     if training:
         n = x.size // c
-        mean32 = (x.astype(np.float64).sum(axis=axes, keepdims=True) / n).astype(npd)  # the kernel's saved mean
-        diff = (x - mean32).astype(npd)
-        var_sum = (diff * diff).astype(npd).astype(np.float64).sum(axis=axes, keepdims=True).astype(npd)
-        mean = mean32.astype(np.float64)
-        invstd = (1.0 / np.sqrt(var_sum.astype(np.float64) / n + float(eps))).astype(npd).astype(np.float64)
+        # ATen's batch_norm_cpu_collect_stats: mean and the sum of squared deviations in double (acc_type of
+        # float on the CPU), the saved mean and invstd rounded to the input's dtype
+        # (a 2-d input: the deviations from the rounded mean in float, as measured on the recorded cases)
+        x64 = x.astype(np.float64)
+        mean_d = x64.sum(axis=axes, keepdims=True) / n
+        if x.ndim == 2:
+            diff = (x - mean_d.astype(npd)).astype(npd)
+            var_sum = (diff * diff).astype(npd).astype(np.float64).sum(axis=axes, keepdims=True)
+            var_sum = var_sum.astype(npd).astype(np.float64)
+        else:
+            var_sum = ((x64 - mean_d) ** 2).sum(axis=axes, keepdims=True)
+        mean = mean_d.astype(npd).astype(np.float64)
+        invstd = (1.0 / np.sqrt(var_sum / n + float(eps))).astype(npd).astype(np.float64)
         if running_mean is not None:
             _update_running(running_mean, mean, float(momentum))
         if running_var is not None:
@@ -305,11 +317,23 @@ def batch_norm(input: Any, running_mean: Optional[Tensor], running_var: Optional
         mean = running_mean._data.astype(np.float64).reshape(bshape)
         rv = running_var._data.astype(npd).reshape(bshape)
         invstd = (1.0 / np.sqrt((rv + npd.type(eps)).astype(np.float64))).astype(npd).astype(np.float64)
-    y = (x.astype(np.float64) - mean) * invstd
-    if weight is not None:
-        y = y * _f64(weight).reshape(bshape)
-    if bias is not None:
-        y = y + _f64(bias).reshape(bshape)
+    if npd == np.float32:
+        # ATen's CPU kernel (batch_norm_cpu_transform_input): alpha = invstd * weight, beta = bias - mean * alpha
+        # per channel in float, then output = fma(input, alpha, beta) -- the bits PyTorch prints (a zero-variance
+        # channel shows the rounding of beta: -1.9999695, not -2.0; measured on 2.13, AVX2)
+        f32 = np.float32
+        alpha = invstd.astype(f32)
+        if weight is not None:
+            alpha = (alpha * weight._data.astype(f32).reshape(bshape)).astype(f32)
+        m_alpha = (mean.astype(f32) * alpha).astype(f32)
+        beta = (bias._data.astype(f32).reshape(bshape) - m_alpha).astype(f32) if bias is not None else -m_alpha
+        y = _fma32(x, alpha, beta)
+    else:
+        y = (x.astype(np.float64) - mean) * invstd
+        if weight is not None:
+            y = y * _f64(weight).reshape(bshape)
+        if bias is not None:
+            y = y + _f64(bias).reshape(bshape)
     out, node = record(NativeBatchNormBackward0, np.ascontiguousarray(y, dtype=npd), input._dtype,
                        (input, weight, bias))
     if node is not None:
