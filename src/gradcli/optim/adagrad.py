@@ -20,9 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..autograd.tensor import Tensor
-from ..errors import ValueErrorKind
 from ..ops import creation
-from .optimizer import Optimizer, grad_of, python_errors, check_le, scalar, scalar_dtype
+from .optimizer import Optimizer, grad_of, python_errors, check_hyperparameters, scalar, scalar_dtype
 
 __all__ = ["Adagrad"]
 
@@ -36,18 +35,9 @@ class Adagrad(Optimizer):
     def __init__(self, params: Any, lr: Any = 1e-2, lr_decay: Any = 0, weight_decay: Any = 0,
                  initial_accumulator_value: Any = 0, eps: Any = 1e-10, foreach=None, *, maximize: bool = False,
                  differentiable: bool = False, fused=None) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueErrorKind("Tensor lr must be 1-element")
-        if not check_le(0.0, lr):
-            raise ValueErrorKind(f"Invalid learning rate: {lr}")
-        if not check_le(0.0, lr_decay):
-            raise ValueErrorKind(f"Invalid lr_decay value: {lr_decay}")
-        if not check_le(0.0, weight_decay):
-            raise ValueErrorKind(f"Invalid weight_decay value: {weight_decay}")
-        if not check_le(0.0, initial_accumulator_value):
-            raise ValueErrorKind(f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
-        if not check_le(0.0, eps):
-            raise ValueErrorKind(f"Invalid epsilon value: {eps}")
+        check_hyperparameters(lr, ("lr_decay value", lr_decay), ("weight_decay value", weight_decay),
+                              ("initial_accumulator_value value", initial_accumulator_value),
+                              ("epsilon value", eps))
         defaults = {
             "lr": lr, "lr_decay": lr_decay, "eps": eps, "weight_decay": weight_decay,
             "initial_accumulator_value": initial_accumulator_value, "foreach": foreach, "maximize": maximize,

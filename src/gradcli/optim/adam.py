@@ -29,7 +29,7 @@ from ..autograd.tensor import Tensor
 from ..errors import ValueErrorKind
 from ..ops import creation
 from ..ops.elementwise import maximum
-from .optimizer import Optimizer, grad_of, python_errors, check_le, check_lt, getitem, scalar, scalar_dtype
+from .optimizer import Optimizer, grad_of, python_errors, check_hyperparameters, check_le, check_lt, getitem, scalar, scalar_dtype
 
 __all__ = ["Adam", "AdamW"]
 
@@ -45,12 +45,7 @@ class Adam(Optimizer):
                  weight_decay: Any = 0, amsgrad: bool = False, *, foreach=None, maximize: bool = False,
                  capturable: bool = False, differentiable: bool = False, fused=None,
                  decoupled_weight_decay: bool = False) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueErrorKind("Tensor lr must be 1-element")
-        if not check_le(0.0, lr):
-            raise ValueErrorKind(f"Invalid learning rate: {lr}")
-        if not check_le(0.0, eps):
-            raise ValueErrorKind(f"Invalid epsilon value: {eps}")
+        check_hyperparameters(lr, ("epsilon value", eps))
         b0, b1 = getitem(betas, 0), getitem(betas, 1)
         if not (check_le(0.0, b0) and check_lt(b0, 1.0)):
             raise ValueErrorKind(f"Invalid beta parameter at index 0: {b0}")

@@ -74,6 +74,17 @@ def check_le(a: Any, b: Any) -> bool:
         raise ArgumentTypeError(str(e)) from None
 
 
+def check_hyperparameters(lr: Any, *checks: tuple) -> None:
+    """The opening checks of PyTorch's optimizers, in their order: a Tensor ``lr`` must have one element, then
+    each ``(label, value)`` is ``if not 0.0 <= value: raise ValueError(f"Invalid {label}: {value}")`` (a NaN
+    fails it; kind ``runtime``).  The learning rate is the first check (``Invalid learning rate``)."""
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueErrorKind("Tensor lr must be 1-element")
+    for label, value in (("learning rate", lr),) + checks:
+        if not check_le(0.0, value):
+            raise ValueErrorKind(f"Invalid {label}: {value}")
+
+
 def scalar(x: Any) -> Any:
     """A hyperparameter as the update loop uses it: a one-element tensor becomes its Python number (what
     PyTorch's Scalar arguments take from it); numbers pass through."""

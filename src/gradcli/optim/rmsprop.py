@@ -20,9 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..autograd.tensor import Tensor
-from ..errors import ValueErrorKind
 from ..ops import creation
-from .optimizer import Optimizer, grad_of, python_errors, check_le, scalar, scalar_dtype
+from .optimizer import Optimizer, grad_of, python_errors, check_hyperparameters, scalar, scalar_dtype
 
 __all__ = ["RMSprop"]
 
@@ -37,18 +36,8 @@ class RMSprop(Optimizer):
     def __init__(self, params: Any, lr: Any = 1e-2, alpha: Any = 0.99, eps: Any = 1e-8, weight_decay: Any = 0,
                  momentum: Any = 0, centered: bool = False, capturable: bool = False, foreach=None,
                  maximize: bool = False, differentiable: bool = False) -> None:
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueErrorKind("Tensor lr must be 1-element")
-        if not check_le(0.0, lr):
-            raise ValueErrorKind(f"Invalid learning rate: {lr}")
-        if not check_le(0.0, eps):
-            raise ValueErrorKind(f"Invalid epsilon value: {eps}")
-        if not check_le(0.0, momentum):
-            raise ValueErrorKind(f"Invalid momentum value: {momentum}")
-        if not check_le(0.0, weight_decay):
-            raise ValueErrorKind(f"Invalid weight_decay value: {weight_decay}")
-        if not check_le(0.0, alpha):
-            raise ValueErrorKind(f"Invalid alpha value: {alpha}")
+        check_hyperparameters(lr, ("epsilon value", eps), ("momentum value", momentum),
+                              ("weight_decay value", weight_decay), ("alpha value", alpha))
         defaults = {
             "lr": lr, "momentum": momentum, "alpha": alpha, "eps": eps, "centered": centered,
             "weight_decay": weight_decay, "capturable": capturable, "foreach": foreach, "maximize": maximize,
