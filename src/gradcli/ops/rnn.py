@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import ArgumentTypeError, error_class, python_errors
 from ._core import Node, Tensor, dt, mode, saved
 from .registry import register
+from .shape import SplitBackward0
 
 __all__ = ["unsafe_split", "unsafe_chunk", "rnn_tanh_cell", "rnn_relu_cell", "lstm_cell", "gru_cell"]
 
@@ -37,22 +38,11 @@ def _runtime(msg: str) -> Exception:
     return error_class("runtime")(msg)
 
 
-class UnsafeSplitBackward0(Node):
-    __slots__ = ("num_outputs", "dim", "sizes", "shape", "dtype")
-    formula = "self: cat of the outputs' grads (zeros for outputs without grad)"
+class UnsafeSplitBackward0(SplitBackward0):
+    """unsafe_split/unsafe_chunk's node: split's backward (the outputs' grads concatenated) under its own
+    name, as PyTorch names it."""
 
-    def apply(self, grads):
-        from .creation import zeros
-        from .shape import cat
-
-        parts = []
-        for g, s in zip(grads, self.sizes):
-            if g is None:
-                shp = list(self.shape)
-                shp[self.dim] = s
-                g = zeros(tuple(shp), dtype=self.dtype)
-            parts.append(g)
-        return (cat(parts, self.dim),)
+    __slots__ = ()
 
 
 def unsafe_split(input: Tensor, split_size: int, dim: int = 0) -> tuple:
