@@ -158,6 +158,7 @@ def torch_namespace() -> Namespace:
         "checkpoint": Namespace("torch.utils.checkpoint", {}, {"checkpoint": ("checkpoint", "checkpoint")}),
         "data": data_namespace()})
     members["optim"] = optim_namespace()
+    members["func"] = func_namespace()
     return Namespace("torch", members)
 
 
@@ -242,6 +243,13 @@ def optim_namespace() -> Namespace:
                "Adagrad": "adagrad"}
     return Namespace("torch.optim", {"lr_scheduler": sched},
                      {name: (f"optim.{module}", name) for name, module in modules.items()})
+
+
+def func_namespace() -> Namespace:
+    """A fresh ``torch.func`` namespace; the transforms of gradcli.func are imported at the first read."""
+    from .func import MEMBERS
+
+    return Namespace("torch.func", {}, {name: (f"func.{module}", name) for name, module in MEMBERS.items()})
 
 
 def data_namespace() -> Namespace:

@@ -28,6 +28,8 @@ def run(src: str, **options):
     ("x = torch.ones(2)\nprint(x)\ny = F.grid_sample(x, x)\n", "torch.nn.functional.grid_sample", 3),
     ("x = torch.randn(3).exp()\nprint(x)\nz = (x * 2)[0].to_mkldnn()\n", "Tensor.to_mkldnn", 3),
     ("print(1)\nopt = torch.optim.LBFGS([], lr=0.1)\n", "torch.optim.LBFGS", 2),
+    ("print(1)\nf = torch.func.functionalize(torch.sin)\n", "torch.func.functionalize", 2),
+    ("import torch.func as tf\nprint(1)\nf = tf.functionalize\n", "torch.func.functionalize", 3),
 ])
 def test_pytorch_names_gradcli_lacks_are_unsupported_before_running(src, name, line):
     r = run(src)
@@ -35,6 +37,14 @@ def test_pytorch_names_gradcli_lacks_are_unsupported_before_running(src, name, l
     assert r.error.message == f"`{name}` is PyTorch 2.13 API that gradcli does not implement"
     assert r.stdout == "" and r.tensors == []  # nothing ran, not even the print before it
     assert "gradcli ops" in r.error.hint
+
+
+def test_torch_func_names_gradcli_has_pass_the_check():
+    import ast
+
+    src = ("from torch.func import grad, grad_and_value, vjp, functional_call\nimport torch.func as tf\n"
+           "g = tf.grad(torch.sin)\nh = torch.func.vjp\n")
+    assert apicheck.api_problems(ast.parse(src)) == []
 
 
 def test_the_caret_is_on_the_name():

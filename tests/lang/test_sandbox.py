@@ -447,6 +447,27 @@ V2_ATTEMPTS.update({
     "bilinear_node_saved_private": _IMPORT_NN + "b = nn.Bilinear(1, 1, 1)\ny = b(torch.ones(1, 1), torch.ones(1, 1))\n"
                                    "s = y.grad_fn._saved\n",
 })
+# torch.func (SPEC §2b): the transforms, the functions they return (grad(f), vjp_fn) and functional_call's names
+_VJP = "o, f = torch.func.vjp(torch.sin, torch.ones(2))\n"
+V2_ATTEMPTS.update({
+    "func_grad_globals": "from torch.func import grad\ng = grad(torch.sin).__globals__\n",
+    "func_grad_closure": "g = torch.func.grad(torch.sin).__closure__\n",
+    "func_grad_wrapper_runtime": "g = torch.func.grad(torch.sin)\nc = g.gi_frame\n",
+    "func_grad_wrapper_wrapped": "g = torch.func.grad_and_value(torch.sin)\nc = g.func\n",
+    "func_vjp_fn_code": _VJP + "c = f.__code__\n",
+    "func_vjp_fn_runtime": _VJP + "c = f.func_globals\n",
+    "func_vjp_fn_defaults": _VJP + "c = f.__defaults__\n",
+    "func_vjp_fn_type": _VJP + "c = type(f)\n",
+    "func_namespace_private": "m = torch.func._lazy\n",
+    "func_namespace_module": "import torch.func as tf\nm = tf.grad.__module__\n",
+    "func_grad_of_getattr": "n = '_' + 'data'\ng = torch.func.grad(getattr, argnums=0)(torch.ones(()), n)\n",
+    "func_call_private_name": "m = torch.nn.Linear(1, 1)\n"
+                              "y = torch.func.functional_call(m, {'_parameters': torch.ones(1)}, torch.ones(1))\n",
+    "func_call_private_path": "m = torch.nn.Linear(1, 1)\nk = '_' + 'modules.w'\n"
+                              "y = torch.func.functional_call(m, {k: torch.ones(1)}, torch.ones(1))\n",
+    "func_call_dunder_name": "m = torch.nn.Linear(1, 1)\nk = '_' + '_class__'\n"
+                             "y = torch.func.functional_call(m, {k: torch.ones(1)}, torch.ones(1))\n",
+})
 ATTEMPTS.update(V2_ATTEMPTS)
 
 # cases that are valid gradcli programs and harmless by construction

@@ -138,6 +138,9 @@ class _EngineState:
         nn_module = sys.modules.get("gradcli.nn.module")
         if nn_module is not None:  # the previous run's module calls
             nn_module.reset()
+        func_levels = sys.modules.get("gradcli.func.levels")
+        if func_levels is not None:  # torch.func levels an abandoned run left open
+            func_levels.reset()
         if self.dtypes is not None:
             self.dtypes.set_default_dtype("float32")
         if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):

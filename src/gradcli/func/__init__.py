@@ -1,0 +1,19 @@
+"""torch.func (SPEC §2b "Autograd surface"): functorch's composable transforms over gradcli's engine.
+
+Above ops/ and nn/ (functional_call swaps a module's tensors), below api.py, which exposes :data:`MEMBERS`
+as the lazy ``torch.func`` namespace.  One concept per module:
+
+* pytree.py -- flatten/unflatten of the tuples, lists and dicts the transforms take and return;
+* levels.py -- a transform's level on the one tape: its inputs made differentiable, its results unwrapped;
+* argnums.py -- ``argnums`` validated as functorch does;
+* grad.py -- grad, grad_and_value, vjp;
+* functional_call.py -- functional_call(module, params_and_buffers, args, kwargs).
+"""
+
+from __future__ import annotations
+
+#: torch.func's names gradcli has -> the module of gradcli.func that defines each
+MEMBERS = {
+    "grad": "grad", "grad_and_value": "grad", "vjp": "grad",
+    "functional_call": "functional_call",
+}
