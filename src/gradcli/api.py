@@ -159,7 +159,7 @@ def torch_namespace() -> Namespace:
         "data": data_namespace()})
     members["optim"] = optim_namespace()
     members["func"] = func_namespace()
-    return Namespace("torch", members)
+    return Namespace("torch", members, {"vmap": ("func.vmap", "vmap")})  # (torch.vmap is torch.func.vmap)
 
 
 def graph_namespace() -> Namespace:

@@ -467,6 +467,17 @@ V2_ATTEMPTS.update({
                               "y = torch.func.functional_call(m, {k: torch.ones(1)}, torch.ones(1))\n",
     "func_call_dunder_name": "m = torch.nn.Linear(1, 1)\nk = '_' + '_class__'\n"
                              "y = torch.func.functional_call(m, {k: torch.ones(1)}, torch.ones(1))\n",
+    "func_linearize_jvp_fn_code": "o, f = torch.func.linearize(torch.sin, torch.ones(2))\nc = f.__code__\n",
+    "func_linearize_jvp_fn_runtime": "o, f = torch.func.linearize(torch.sin, torch.ones(2))\nc = f.func_closure\n",
+    "func_linearize_jvp_fn_getattr": "o, f = torch.func.linearize(torch.sin, torch.ones(2))\n"
+                                     "c = getattr(f, 'cell' + '_contents')\n",
+    "func_vmap_wrapper_globals": "v = torch.func.vmap(torch.sin)\ng = v.__globals__\n",
+    "func_vmap_wrapper_runtime": "v = torch.vmap(torch.sin)\ng = v.gi_code\n",
+    "func_jacrev_wrapper_closure": "j = torch.func.jacrev(torch.sin)\nc = j.__closure__\n",
+    "func_jacfwd_wrapper_runtime": "j = torch.func.jacfwd(torch.sin)\nc = j.func_code\n",
+    "func_hessian_wrapper_dict": "h = torch.func.hessian(torch.sin)\nd = h.__dict__\n",
+    "func_vmap_of_getattr": "n = '_' + 'data'\ny = torch.func.vmap(getattr, in_dims=(0, None))(torch.ones(2, 1), n)\n",
+    "func_vmap_huge_batch": "y = torch.func.vmap(torch.sin)(torch.ones(10 ** 9, 1))\n",
 })
 ATTEMPTS.update(V2_ATTEMPTS)
 

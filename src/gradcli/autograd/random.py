@@ -72,6 +72,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from . import batching as _batching
+
 __all__ = [
     "DEFAULT_SEED",
     "Generator",
@@ -852,6 +854,8 @@ class Generator:
     @property
     def _engine(self):
         """The Mersenne Twister, built at the first draw."""
+        if _batching.state.randomness:
+            _batching.on_draw()  # torch.func.vmap's randomness= mode
         eng = self._eng
         if type(eng) is _Unbuilt:
             eng = self._eng = _make_engine(eng.key, eng.pos)

@@ -64,6 +64,7 @@ _NON_LEAF_GRAD_MSG = (
 
 
 from . import zerotensor as _zt
+from . import batching as _batching
 
 class Tensor:
     """A multi-dimensional array with autograd state (torch.Tensor).
@@ -386,6 +387,8 @@ class Tensor:
     # --- conversion -------------------------------------------------------------------
     def item(self):
         """The single value as a Python number (``item_non_scalar`` for other sizes)."""
+        if _batching.state.depth:
+            _batching.check_scalar(self, "item")
         if self._data.size != 1:
             raise error_class("item_non_scalar")(
                 f"a Tensor with {self._data.size} elements cannot be converted to Scalar",
@@ -399,6 +402,8 @@ class Tensor:
 
     def tolist(self):
         """Nested Python lists of numbers (floats of the stored float32 values, as PyTorch)."""
+        if _batching.state.depth:
+            _batching.check_scalar(self, "tolist()")
         if self._zero:
             raise _zt.error(_zt.TOLIST)
         _limits.python_objects(self._data.size)
@@ -406,6 +411,8 @@ class Tensor:
 
     def numpy(self, force: bool = False):
         """A numpy-like array sharing memory (``numpy_requires_grad`` when it requires grad)."""
+        if _batching.state.depth:
+            _batching.check_scalar(self, "numpy()")
         if self._zero and not force:
             raise _zt.error(_zt.NUMPY)
         if self.requires_grad and not force:
@@ -463,6 +470,8 @@ class Tensor:
         return iter(self.unbind(0))  # PyTorch iterates through unbind (UnbindBackward0)
 
     def __bool__(self) -> bool:
+        if _batching.state.depth:
+            _batching.check_scalar(self, "bool")
         if self._data.size != 1:
             raise error_class("runtime")(
                 f"Boolean value of Tensor with more than one value is ambiguous"
@@ -471,6 +480,8 @@ class Tensor:
         return bool(self._data.reshape(()).item())
 
     def _scalar(self, kind):
+        if _batching.state.depth:
+            _batching.check_scalar(self, "item")
         if self._data.size != 1:
             raise error_class("runtime")("only one element tensors can be converted to Python scalars",
                                          torch_type=ValueError)
@@ -485,6 +496,8 @@ class Tensor:
         return self._scalar(int)
 
     def __index__(self) -> int:
+        if _batching.state.depth:
+            _batching.check_scalar(self, "item")
         if self._dtype.is_floating_point or self._data.size != 1:
             raise ArgumentTypeError("only integer tensors of a single element can be converted to an index")
         return int(self._data.reshape(()).item())
@@ -498,6 +511,9 @@ class Tensor:
     # --- printing -------------------------------------------------------------------------
     def __repr__(self) -> str:
         from .printing import format_tensor
+
+        if _batching.state.depth:
+            _batching.check_scalar(self, "printing")
 
         try:
             fn = self.grad_fn

@@ -7,6 +7,9 @@ as the lazy ``torch.func`` namespace.  One concept per module:
 * levels.py -- a transform's level on the one tape: its inputs made differentiable, its results unwrapped;
 * argnums.py -- ``argnums`` validated as functorch does;
 * grad.py -- grad, grad_and_value, vjp;
+* jac.py -- jacrev, hessian;
+* forward.py -- jvp, jacfwd, linearize (forward mode over autograd/forward_ad.py);
+* vmap.py -- vmap, once per sample with the engine's batched marks (autograd/batching.py);
 * functional_call.py -- functional_call(module, params_and_buffers, args, kwargs).
 """
 
@@ -15,5 +18,6 @@ from __future__ import annotations
 #: torch.func's names gradcli has -> the module of gradcli.func that defines each
 MEMBERS = {
     "grad": "grad", "grad_and_value": "grad", "vjp": "grad",
-    "functional_call": "functional_call",
+    "jacrev": "jac", "hessian": "jac", "jvp": "forward", "jacfwd": "forward", "linearize": "forward",
+    "vmap": "vmap", "functional_call": "functional_call",
 }

@@ -23,6 +23,7 @@ import itertools
 import weakref
 from typing import Any
 
+from ..autograd import batching
 from ..autograd.graph import AccumulateGrad
 from ..autograd.tensor import Tensor
 from ..errors import ValueErrorKind
@@ -91,6 +92,7 @@ def differentiable(x: Any, level: int) -> Tensor:
         raise _dtype_error()
     d = x.detach()
     d._requires_grad = True
+    _keep_tangent(x, d)  # (a dual input keeps its tangent: jvp of a grad, jacfwd(jacrev(f)))
     key = id(d)
     _leaves[key] = (weakref.ref(d, lambda _r, k=key: _leaves.pop(k, None)), level)
     return d
@@ -123,7 +125,20 @@ def unwrap(t: Any) -> Any:
 
     out = Tensor._from_data(t._data, t._dtype)
     out._origin = source_position.loc  # (gradcli why: computed from tensors that do not require grad outside)
+    if batching.state.depth and batching.is_batched(t):
+        batching.add(out)  # (inside vmap: still a batched tensor)
+    _keep_tangent(t, out)
     return out
+
+
+def _keep_tangent(t: Tensor, out: Tensor) -> None:
+    """Inside a forward-AD level (jvp of a grad, jacfwd of a jacrev), ``out`` keeps ``t``'s tangent."""
+    from ..autograd import forward_ad
+
+    if forward_ad.state.level is not None:
+        tangent = forward_ad.tangent_of(t)
+        if tangent is not None:
+            out._fw = (forward_ad.state.serial, tangent)
 
 
 def _reaches_outside(t: Tensor) -> bool:

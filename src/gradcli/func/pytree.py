@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-__all__ = ["tree_flatten", "tree_unflatten", "tree_map", "spec_str", "LEAF"]
+__all__ = ["tree_flatten", "tree_unflatten", "tree_map", "spec_str", "treespec_repr", "LEAF"]
 
 #: the spec of a leaf
 LEAF = ("*",)
@@ -65,3 +65,18 @@ def spec_str(spec: tuple) -> str:
     if kind is tuple:
         return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
     return "[" + ", ".join(parts) + "]"
+
+
+def treespec_repr(spec: tuple, indent: int = 0) -> str:
+    """``str(TreeSpec)`` as PyTorch 2.13 prints it (``TreeSpec(tuple, None, [*,\\n  *])``), which functorch's
+    structure errors quote."""
+    if spec is LEAF:
+        return "*"
+    kind, keys, children = spec
+    context = None if kind is not dict else list(keys)
+    text = f"TreeSpec({kind.__name__}, {context}, ["
+    if children:
+        indent += 2
+        text += treespec_repr(children[0], indent) + ("," if len(children) > 1 else "")
+        text += ",".join("\n" + " " * indent + treespec_repr(c, indent) for c in children[1:])
+    return text + "])"

@@ -141,6 +141,9 @@ class _EngineState:
         func_levels = sys.modules.get("gradcli.func.levels")
         if func_levels is not None:  # torch.func levels an abandoned run left open
             func_levels.reset()
+        batching = sys.modules.get("gradcli.autograd.batching")
+        if batching is not None:  # (and a vmap's)
+            batching.reset()
         if self.dtypes is not None:
             self.dtypes.set_default_dtype("float32")
         if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):

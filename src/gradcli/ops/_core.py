@@ -17,6 +17,7 @@ from ..autograd.graph import Node, SavedTensor, accumulate_grad_node
 from ..autograd.graph import source_position as _pos
 from ..autograd.tensor import Tensor
 from ..autograd import forward_ad as _fwad
+from ..autograd import batching as _batching
 from ..errors import ArgumentTypeError, error_class
 
 np.seterr(all="ignore")  # PyTorch gives inf/nan silently; so do we
@@ -61,11 +62,16 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple, wrapped_n
     Returns (out, node) with node None when no graph is recorded.
     """
     if _fw.level is not None:
-        return _record_dual(node_cls, data, dtype, inputs, wrapped_number)
-    return _record(node_cls, data, dtype, inputs, wrapped_number)
+        out = _record_dual(node_cls, data, dtype, inputs, wrapped_number)
+    else:
+        out = _record(node_cls, data, dtype, inputs, wrapped_number)
+    if _vm.depth:
+        _batching.mark(out[0], inputs)  # torch.func.vmap: a result of a batched input is batched
+    return out
 
 
 _fw = _fwad.state
+_vm = _batching.state
 
 
 def _record_dual(node_cls, data, dtype, inputs, wrapped_number):
@@ -148,7 +154,7 @@ def record_with_number(node_cls, data: np.ndarray, dtype: dt.dtype, t: Tensor):
     that is not a view and not an inference tensor, ``data`` already of ``dtype``; anything else goes
     through ``record``.  Returns (out, node) as ``record`` does."""
     if type(data) is not np.ndarray or data.dtype is not dtype.np or t._base is not None or t._inference \
-            or mode.inference or _fw.level is not None:
+            or mode.inference or _fw.level is not None or _vm.depth:
         return record(node_cls, data, dtype, (t, None))
     out = Tensor._from_data(data, dtype)
     if not mode.enabled:

@@ -15,6 +15,7 @@ import numpy as np
 from ..errors import ArgumentTypeError
 from ..autograd import fma as _fma
 from ..autograd import zerotensor as _zt
+from ..autograd import batching as _batching
 from . import parallel as _parallel
 from ._core import Node, Tensor, dt, mode, record, record_with_number, result_dtype, saved, shape_error
 from ._core import _fw
@@ -1277,7 +1278,10 @@ def _cmp(npfn, name):
             data = npfn(a, b)
         except ValueError:
             raise shape_error(np.shape(a), np.shape(b)) from None
-        return Tensor._from_data(np.asarray(data), dt.bool_)
+        out = Tensor._from_data(np.asarray(data), dt.bool_)
+        if _batching.state.depth:
+            _batching.mark(out, (input, other))  # (torch.func.vmap: `if x > 0` on a batched x)
+        return out
 
     fn.__name__ = name
     fn.__doc__ = f"Elementwise comparison ({name}); a bool tensor, not differentiable."

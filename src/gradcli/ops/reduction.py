@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ArgumentTypeError, ArgumentIndexError
+from ..autograd import batching as _batching
 from ._core import Node, Tensor, dt, record
 from .registry import register
 
@@ -283,7 +284,10 @@ def _any_all(name: str, npfn, input, dim, keepdim: bool) -> Tensor:
     if dim is None and keepdim:
         data = data.reshape((1,) * input._data.ndim)
     odt = dt.uint8 if input._dtype is dt.uint8 else dt.bool_  # PyTorch keeps uint8
-    return Tensor._from_data(np.asarray(data, dtype=odt.np), odt)
+    out = Tensor._from_data(np.asarray(data, dtype=odt.np), odt)
+    if _batching.state.depth:
+        _batching.mark(out, (input,))  # (torch.func.vmap: `if x.any()` on a batched x)
+    return out
 
 
 def any(input, dim=None, keepdim: bool = False):
