@@ -62,6 +62,11 @@ MM_CASES = [
     (64, 100, 9, False, False), (64, 100, 11, False, False), (3, 100, 20, False, False),
     (1, 50, 5, False, False), (1, 300, 64, False, False), (2, 3, 4, False, False), (5, 7, 3, False, False),
     (8, 8, 8, False, False), (3, 7, 12, False, False), (2, 1000, 33, False, False),
+    # larger products, up to the caps: "learning PyTorch with examples" (64 x 1000 x 100 and its
+    # backward), an MNIST layer, the small kernel over many rows and a long k
+    (64, 1000, 100, False, False), (1000, 64, 100, True, False), (64, 100, 1000, False, True),
+    (64, 784, 128, False, False), (256, 512, 256, False, False), (5000, 300, 10, False, False),
+    (3, 20000, 100, False, False),
 ]
 
 #: n-d products PyTorch folds into one mm (matmul's should_fold), and @ of 2-d operands

@@ -28,6 +28,27 @@ def values(n: int, salt: int) -> np.ndarray:
     return (-2.0 + 4.0 * u).astype(np.float32)
 
 
+try:
+    from gradcli.ops import _fmakernel
+except ImportError:  # installed without a C compiler: only the numpy chains exist
+    _fmakernel = None
+
+
+@pytest.fixture(autouse=True, params=["compiled-fma", "compiled-libm", "numpy"])
+def chains(request, monkeypatch):
+    """Every test runs on each path of the FMA kernel's chains: the compiled module with the hardware's
+    vfmadd, the compiled module with libm's fmaf, and numpy's emulation (the bits must not depend on it)."""
+    if request.param == "numpy":
+        monkeypatch.setattr(G, "_kernel", None)
+    elif _fmakernel is None:
+        pytest.skip("the optional compiled _fmakernel is not built in this install (no C compiler)")
+    else:
+        monkeypatch.setattr(G, "_kernel", _fmakernel)
+        _fmakernel.set_hardware(request.param == "compiled-fma")
+        request.addfinalizer(lambda: _fmakernel.set_hardware(True))
+    return request.param
+
+
 def test_recorder_inputs_are_the_tests():
     src = (HERE / "record_gemm.py").read_text(encoding="utf-8")
     body = src[src.index("def values("):src.index("\n\n\n", src.index("def values("))]
@@ -118,7 +139,9 @@ def test_k_blocks(k, blocks):
     (6, 18, 16, False, False),    # the last rows of M < 12 with K < 19: other kernels
     (6, 19, 16, False, True),
     (13, 18, 16, False, True),    # M >= 12: the FMA kernel for every row
-    (64, 1000, 100, False, False),  # over MAX_FMA multiply-adds: numpy's BLAS
+    (64, 1000, 100, False, True),   # 6.4M multiply-adds: emulated
+    (600, 600, 600, False, False),  # over MAX_FMA multiply-adds: numpy's BLAS
+    (3, 30000, 1500, False, False),  # over MAX_SMALL: numpy's BLAS
 ])
 def test_supported_shapes(m, k, n, tb, ok):
     assert G.supported(m, k, n, tb) is ok
@@ -149,3 +172,31 @@ def test_blas_transposed_is_pytorchs_stride_test():
     assert linalg._blas_transposed(base) is False
     assert linalg._blas_transposed(base.T) is True
     assert linalg._blas_transposed(base[:, ::2]) is False  # copied row-major first
+
+
+def test_fma_kernel_double_rounding_midpoint_falls_back_exactly():
+    """A step whose float64 sum lands on a float32 midpoint is rounded as fmaf rounds it (mathematics: the
+    exact sum 1 + 2**-23 + 2**-24 - 2**-70 lies below the midpoint 1 + 3 * 2**-24, so fmaf gives 1 + 2**-23;
+    the double rounds to the midpoint first, and ties-to-even would give 1 + 2**-22)."""
+    u = 2.0 ** -23
+    a = np.tile(np.array([1.0, 1.0 + u], np.float32), (4, 1))
+    b = np.stack([np.full(12, 1.0 + u), np.full(12, 2.0 ** -24 * (1.0 - u))]).astype(np.float32)
+    assert float(np.float64(1.0 + u) * np.float64(2.0 ** -24 * (1.0 - u)) + (1.0 + u)) == 1.0 + 3 * 2.0 ** -24
+    got = G.sgemm(a, b)
+    assert got is not None and np.all(got == np.float32(1.0 + u))
+    assert np.array_equal(G._fma_rows(a, b), G._fma_rows_checked(a, b))
+    # the same with a longer chain, with the midpoint step in the middle of a 16-step slice
+    a2 = np.concatenate([np.zeros((4, 20), np.float32), a], axis=1)
+    b2 = np.concatenate([np.zeros((20, 12), np.float32), b])
+    assert np.all(G.sgemm(a2, b2) == np.float32(1.0 + u))
+
+
+def test_fma_kernel_fast_and_checked_paths_agree():
+    """The optimistic chain and the step-by-step checked one give the same bits (random operands, k over
+    one block, a bias)."""
+    rng = np.random.default_rng(5)
+    for m, k, n in [(8, 7, 12), (12, 200, 16), (4, 400, 13)]:
+        a = rng.standard_normal((m, k)).astype(np.float32)
+        b = rng.standard_normal((k, n)).astype(np.float32)
+        c = rng.standard_normal(n).astype(np.float32)
+        assert np.array_equal(G._fma_rows(a, b, c), G._fma_rows_checked(a, b, c))

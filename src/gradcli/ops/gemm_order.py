@@ -26,16 +26,32 @@ For a row-major ``(M x K) @ (K x N)`` product:
 Not reproduced (measured to differ; the caller uses numpy): an ``N == 1`` product (MKL's m == 1 path), the
 small kernel with a transposed right operand (PyTorch passes ``transa='T'``: ``F.linear`` to fewer than 12
 features), the last ``M % 4`` rows of an FMA-kernel product with ``M < 12`` when ``K < 19`` (MKL then runs
-on one thread), the small kernel with addmm's beta = 1, and products over :data:`MAX_FMA` /
-:data:`MAX_SMALL` multiply-adds: numpy has no fused multiply-add, so the chains cost 2-5 ns per
-multiply-add here; above the caps numpy's BLAS is used and the last bits may differ.
+on one thread), the small kernel with addmm's beta = 1, and products over :data:`MAX_FMA` / :data:`MAX_SMALL`
+multiply-adds (2**27: 512 x 512 x 512; above it numpy's BLAS is used and the last bits may differ).  Up to
+the caps the bits were checked against PyTorch on products as large as the caps (512 x 512 x 512,
+13 x 3000 x 3000, 2 x 10000 x 5000 through the small kernel).
+
+Speed: numpy has no fused multiply-add, so the numpy chains cost 2-5 ns per multiply-add here.  The
+optional compiled module ``_fmakernel`` (``_fmakernel.c``, built by setup.py where a C compiler is found)
+runs the same chains with the hardware's correctly rounded ``vfmadd`` (or libm's ``fmaf``), about 25 times
+faster; the caps are the same with and without it, so the results are too (tests force both paths).
+``GRADCLI_PURE_NUMPY=1`` turns it off.
 """
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..autograd.fma import fma_to_f32
+
+try:  # the optional compiled chains (setup.py): the same bits, about 25 times faster
+    from . import _fmakernel as _kernel
+except ImportError:  # pragma: no cover - installs without a C compiler
+    _kernel = None
+if os.environ.get("GRADCLI_PURE_NUMPY"):
+    _kernel = None
 
 __all__ = ["k_blocks", "sgemm", "supported"]
 
@@ -47,10 +63,12 @@ _HALF29 = _U64(1 << 28)       # ... as a float32 midpoint sets them
 _F32_TINY = float(np.finfo(np.float32).tiny)
 
 KC = 192  #: the FMA kernel's k block
-#: multiply-adds (M*K*N) up to which each kernel is emulated; larger products go to numpy's BLAS
-MAX_FMA = 1 << 21
-MAX_SMALL = 1 << 21
+#: multiply-adds (M*K*N) up to which each kernel is emulated; larger products go to numpy's BLAS.  The same
+#: with and without the compiled chains (the bits must not depend on the install)
+MAX_FMA = 1 << 27
+MAX_SMALL = 1 << 27
 _CHUNK = 1 << 18  # elements of the small kernel's product buffer
+_STEPS = 16  # k steps of the FMA kernel whose products are made (and checked) together
 
 
 def k_blocks(k: int) -> list:
@@ -85,13 +103,13 @@ def supported(m: int, k: int, n: int, b_transposed: bool = False) -> bool:
     return _plan(m, k, n, b_transposed) is not None
 
 
-def _fma_rows(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
-    """The FMA kernel: per k block a chain of fmaf from +0.0, the block sums added in order."""
+def _blocks(a: np.ndarray, b: np.ndarray):
+    """The k blocks side by side, each padded in front with zero products (fmaf(0, 0, +0) = +0):
+    float64 (blocks, m, width) and (blocks, width, n)."""
     m, k = a.shape
     n = b.shape[1]
     sizes = k_blocks(k)
     nb, width = len(sizes), max(sizes)
-    # the blocks run side by side, each padded in front with zero products (fmaf(0, 0, +0) = +0)
     a3 = np.zeros((nb, m, width), _F64)
     b3 = np.zeros((nb, width, n), _F64)
     k0 = 0
@@ -99,6 +117,65 @@ def _fma_rows(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
         a3[i, :, width - s:] = a[:, k0:k0 + s]
         b3[i, width - s:, :] = b[k0:k0 + s]
         k0 += s
+    return a3, b3
+
+
+def _fma_rows(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
+    """The FMA kernel: per k block a chain of fmaf from +0.0, the block sums added in order.
+
+    Optimistic: each step is the float64 ``a*b + acc`` (exact product, one rounding) rounded to float32; the
+    products of :data:`_STEPS` steps are made in one numpy call, and their doubles are checked together
+    afterwards for a float32 midpoint (or a result below float32's normal range), where the second rounding
+    can go the wrong way.  If any step has one, the whole product is recomputed by
+    :func:`_fma_rows_checked`, which fixes each such element as it occurs, so the bits are the same either
+    way (random operands hit a midpoint about once in 2**29 steps)."""
+    if _kernel is not None:
+        return _compiled_rows(a, b, c)
+    a3, b3 = _blocks(a, b)
+    nb, m, width = a3.shape
+    n = b3.shape[2]
+    at = a3.transpose(2, 0, 1)[:, :, :, None]  # (width, nb, m, 1)
+    bt = b3.transpose(1, 0, 2)[:, :, None, :]  # (width, nb, 1, n)
+    hist = np.empty((min(width, _STEPS), nb, m, n), _F64)
+    hv = hist.view(_U64)
+    acc = np.zeros((nb, m, n), _F64)
+    acc32 = np.zeros((nb, m, n), _F32)
+    tiny = not (_in_range(a) and _in_range(b))
+    with np.errstate(all="ignore"):
+        for j0 in range(0, width, _STEPS):
+            h = hist[:min(_STEPS, width - j0)]
+            np.multiply(at[j0:j0 + len(h)], bt[j0:j0 + len(h)], out=h)  # exact in float64
+            for t in h:
+                np.add(t, acc, out=t)  # one rounding in float64 ...
+                acc32[...] = t  # ... and one to float32
+                acc[...] = acc32
+            if np.any((hv[:len(h)] & _LOW29) == _HALF29) or (tiny and np.any((np.abs(h) < _F32_TINY) & (h != 0))):
+                return _fma_rows_checked(a, b, c)
+    out = acc32[0] + (_F32(0) if c is None else c)
+    for i in range(1, nb):
+        out = out + acc32[i]
+    return out
+
+
+def _compiled_rows(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
+    """:func:`_fma_rows` by the compiled chains of ``_fmakernel.c`` (correctly rounded fmaf, the same bits)."""
+    m, k = a.shape
+    n = b.shape[1]
+    sizes = np.array(k_blocks(k), np.int64)
+    acc32 = np.empty((len(sizes), m, n), _F32)
+    _kernel.fma_chains(np.ascontiguousarray(a, _F32), np.ascontiguousarray(b, _F32), sizes, acc32, m, k, n)
+    out = acc32[0] + (_F32(0) if c is None else c)
+    for i in range(1, len(sizes)):
+        out = out + acc32[i]
+    return out
+
+
+def _fma_rows_checked(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
+    """The FMA kernel, checked at every step: per k block a chain of fmaf from +0.0, the block sums added in
+    order; a step whose double sum is a float32 midpoint (or tiny) is recomputed exactly at once."""
+    a3, b3 = _blocks(a, b)
+    nb, m, width = a3.shape
+    n = b3.shape[2]
     acc = np.zeros((nb, m, n), _F64)
     acc32 = np.zeros((nb, m, n), _F32)
     t = np.empty((nb, m, n), _F64)
