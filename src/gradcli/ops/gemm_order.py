@@ -68,7 +68,6 @@ KC = 192  #: the FMA kernel's k block
 MAX_FMA = 1 << 27
 MAX_SMALL = 1 << 27
 _CHUNK = 1 << 18  # elements of the small kernel's product buffer
-_STEPS = 16  # k steps of the FMA kernel whose products are made (and checked) together
 
 
 def k_blocks(k: int) -> list:
@@ -121,38 +120,17 @@ def _blocks(a: np.ndarray, b: np.ndarray):
 
 
 def _fma_rows(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
-    """The FMA kernel: per k block a chain of fmaf from +0.0, the block sums added in order.
-
-    Optimistic: each step is the float64 ``a*b + acc`` (exact product, one rounding) rounded to float32; the
-    products of :data:`_STEPS` steps are made in one numpy call, and their doubles are checked together
-    afterwards for a float32 midpoint (or a result below float32's normal range), where the second rounding
-    can go the wrong way.  If any step has one, the whole product is recomputed by
-    :func:`_fma_rows_checked`, which fixes each such element as it occurs, so the bits are the same either
-    way (random operands hit a midpoint about once in 2**29 steps)."""
+    """The FMA kernel: per k block a chain of fmaf from +0.0, the block sums added in order (compiled
+    when the optional module is built, else numpy's emulation: the same bits)."""
     if _kernel is not None:
         return _compiled_rows(a, b, c)
-    a3, b3 = _blocks(a, b)
-    nb, m, width = a3.shape
-    n = b3.shape[2]
-    at = a3.transpose(2, 0, 1)[:, :, :, None]  # (width, nb, m, 1)
-    bt = b3.transpose(1, 0, 2)[:, :, None, :]  # (width, nb, 1, n)
-    hist = np.empty((min(width, _STEPS), nb, m, n), _F64)
-    hv = hist.view(_U64)
-    acc = np.zeros((nb, m, n), _F64)
-    acc32 = np.zeros((nb, m, n), _F32)
-    tiny = not (_in_range(a) and _in_range(b))
-    with np.errstate(all="ignore"):
-        for j0 in range(0, width, _STEPS):
-            h = hist[:min(_STEPS, width - j0)]
-            np.multiply(at[j0:j0 + len(h)], bt[j0:j0 + len(h)], out=h)  # exact in float64
-            for t in h:
-                np.add(t, acc, out=t)  # one rounding in float64 ...
-                acc32[...] = t  # ... and one to float32
-                acc[...] = acc32
-            if np.any((hv[:len(h)] & _LOW29) == _HALF29) or (tiny and np.any((np.abs(h) < _F32_TINY) & (h != 0))):
-                return _fma_rows_checked(a, b, c)
+    return _numpy_rows(a, b, c)
+
+
+def _sum_blocks(acc32: np.ndarray, c=None) -> np.ndarray:
+    """The k blocks' sums (blocks, m, n) added in order to +0.0 or to addmm's input c (float32)."""
     out = acc32[0] + (_F32(0) if c is None else c)
-    for i in range(1, nb):
+    for i in range(1, len(acc32)):
         out = out + acc32[i]
     return out
 
@@ -164,15 +142,13 @@ def _compiled_rows(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
     sizes = np.array(k_blocks(k), np.int64)
     acc32 = np.empty((len(sizes), m, n), _F32)
     _kernel.fma_chains(np.ascontiguousarray(a, _F32), np.ascontiguousarray(b, _F32), sizes, acc32, m, k, n)
-    out = acc32[0] + (_F32(0) if c is None else c)
-    for i in range(1, len(sizes)):
-        out = out + acc32[i]
-    return out
+    return _sum_blocks(acc32, c)
 
 
-def _fma_rows_checked(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
-    """The FMA kernel, checked at every step: per k block a chain of fmaf from +0.0, the block sums added in
-    order; a step whose double sum is a float32 midpoint (or tiny) is recomputed exactly at once."""
+def _numpy_rows(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
+    """The FMA kernel's chains with numpy: each step the float64 ``a*b + acc`` (exact product, one
+    rounding) rounded to float32, and a step whose double is a float32 midpoint (or tiny), where that second
+    rounding can go the wrong way, recomputed exactly (fma_to_f32)."""
     a3, b3 = _blocks(a, b)
     nb, m, width = a3.shape
     n = b3.shape[2]
@@ -199,10 +175,7 @@ def _fma_rows_checked(a: np.ndarray, b: np.ndarray, c=None) -> np.ndarray:
                 acc32[mid] = fma_to_f32(np.broadcast_to(aj, t.shape)[mid], np.broadcast_to(bj, t.shape)[mid],
                                         acc[mid])
             acc[...] = acc32
-    out = acc32[0] + (_F32(0) if c is None else c)
-    for i in range(1, nb):
-        out = out + acc32[i]
-    return out
+    return _sum_blocks(acc32, c)
 
 
 def _in_range(x: np.ndarray) -> bool:
