@@ -67,6 +67,11 @@ MM_CASES = [
     (64, 1000, 100, False, False), (1000, 64, 100, True, False), (64, 100, 1000, False, True),
     (64, 784, 128, False, False), (256, 512, 256, False, False), (5000, 300, 10, False, False),
     (3, 20000, 100, False, False),
+    # the small kernel with a transposed right operand (its dot-product form): 4 and 8 lanes, a k tail,
+    # rows off 16-byte boundaries (odd k), fewer than 4 rows, the last M % 4 rows of an FMA product
+    (32, 128, 10, False, True), (16, 129, 8, False, True), (64, 7, 10, False, True), (32, 37, 3, False, True),
+    (3, 64, 128, False, True), (2, 100, 20, False, True), (6, 100, 16, False, True), (11, 50, 23, False, True),
+    (64, 784, 10, False, True), (100, 64, 5, False, True),
 ]
 
 #: n-d products PyTorch folds into one mm (matmul's should_fold), and @ of 2-d operands
@@ -82,6 +87,10 @@ ADDMM_CASES = [
     ("linear", 32, 64, 128), ("linear", 16, 300, 12), ("linear", 13, 50, 20), ("linear", 64, 1000, 16),
     ("addmm_row", 8, 193, 16), ("addmm_matrix", 12, 100, 30), ("addmm_col", 16, 40, 64),
     ("linear_3d", 4, 64, 32),
+    # the small kernel with a bias: F.linear to fewer than 12 features (added last), addmm (sums from it)
+    ("linear", 32, 128, 10), ("linear", 64, 784, 10), ("linear", 16, 129, 8), ("linear", 3, 64, 128),
+    ("linear", 6, 100, 16), ("linear_offset", 32, 130, 10), ("addmm_row", 32, 128, 10),
+    ("addmm_matrix", 6, 100, 16), ("addmm_col", 3, 64, 128),
 ]
 
 
@@ -93,6 +102,8 @@ def addmm_operands(kind: str, m: int, k: int, n: int):
         bias = values(n, 7)
         if kind == "linear_3d":
             x = values(2 * m * k, 5).reshape(2, m, k)
+        if kind == "linear_offset":  # x a view one element into its storage: rows off 16-byte boundaries
+            x = values(m * k + 1, 5)[1:].reshape(m, k)
         return bias, x, w
     b = values(k * n, 6).reshape(k, n)
     shape = {"addmm_row": (n,), "addmm_matrix": (m, n), "addmm_col": (m, 1)}[kind]

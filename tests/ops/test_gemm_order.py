@@ -103,6 +103,8 @@ def addmm_operands(kind: str, m: int, k: int, n: int):
         bias = values(n, 7)
         if kind == "linear_3d":
             x = values(2 * m * k, 5).reshape(2, m, k)
+        if kind == "linear_offset":  # x a view one element into its storage: rows off 16-byte boundaries
+            x = values(m * k + 1, 5)[1:].reshape(m, k)
         return bias, x, w
     b = values(k * n, 6).reshape(k, n)
     shape = {"addmm_row": (n,), "addmm_matrix": (m, n), "addmm_col": (m, 1)}[kind]
@@ -134,7 +136,8 @@ def test_k_blocks(k, blocks):
 @pytest.mark.parametrize("m, k, n, tb, ok", [
     (64, 100, 1, False, False),   # N == 1: MKL's m == 1 path, not reproduced
     (64, 100, 7, False, True),    # the small kernel ...
-    (64, 100, 7, True, False),    # ... with a transposed right operand: not reproduced
+    (64, 100, 7, True, True),     # ... with a transposed right operand: its dot-product form
+    (1, 100, 7, True, False),     # one row with a transposed right operand: MKL's gemv, not reproduced
     (64, 100, 40, True, True),    # the FMA kernel with one: reproduced
     (6, 18, 16, False, False),    # the last rows of M < 12 with K < 19: other kernels
     (6, 19, 16, False, True),

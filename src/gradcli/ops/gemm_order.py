@@ -22,11 +22,18 @@ For a row-major ``(M x K) @ (K x N)`` product:
   start on a 16-byte boundary (row offset ``4*N*i mod 16 != 0``) while at least 4 elements of the row
   follow the boundary: those are summed 8 k at a time, ``s = ((((s + p0) + p1) + p2) + p3) +
   (((p4 + p5) + p6) + p7)``, then the remaining k one by one.
+* **The small kernel with a transposed right operand** (PyTorch passes ``transa='T'``: ``F.linear`` to
+  fewer than 12 features, the last layer of nearly every tutorial network): a dot product along k of a's
+  row and the weight's row, rounded products in 4 lanes (the first ``4 * (N // 4)`` columns) or 8 (the
+  others), lane 0 seeded with the products before the next 16-byte boundary of a's row (its address),
+  the lanes added in halves, the last ``k % lanes`` products one by one (:func:`_dot_rows`).
+* **With addmm's beta = 1** (a bias): the small kernel starts its sums from the bias; its transposed form
+  adds the bias last.
 
-Not reproduced (measured to differ; the caller uses numpy): an ``N == 1`` product (MKL's m == 1 path), the
-small kernel with a transposed right operand (PyTorch passes ``transa='T'``: ``F.linear`` to fewer than 12
-features), the last ``M % 4`` rows of an FMA-kernel product with ``M < 12`` when ``K < 19`` (MKL then runs
-on one thread), the small kernel with addmm's beta = 1, and products over :data:`MAX_FMA` / :data:`MAX_SMALL`
+Not reproduced (measured to differ; the caller uses numpy): an ``N == 1`` product (MKL's m == 1 path), a
+single row times a transposed operand (gemv), a column-major left operand in the transposed small kernel,
+the last ``M % 4`` rows of an FMA-kernel product with ``M < 12`` when ``K < 19`` (MKL then runs on one
+thread), and products over :data:`MAX_FMA` / :data:`MAX_SMALL`
 multiply-adds (2**27: 512 x 512 x 512; above it numpy's BLAS is used and the last bits may differ).  Up to
 the caps the bits were checked against PyTorch on products as large as the caps (512 x 512 x 512,
 13 x 3000 x 3000, 2 x 10000 x 5000 through the small kernel).
@@ -89,7 +96,7 @@ def _plan(m: int, k: int, n: int, b_transposed: bool):
     fma_rows = (m // 4) * 4 if (n >= 12 and m >= 4) else 0
     rest_fma = fma_rows > 0 and m >= 12
     uses_small = fma_rows < m and not rest_fma
-    if uses_small and (b_transposed or (fma_rows and k < 19)):
+    if uses_small and ((b_transposed and m == 1) or (fma_rows and k < 19)):
         return None
     fma_rows = m if rest_fma else fma_rows
     if fma_rows * k * n > MAX_FMA or (m - fma_rows) * k * n > MAX_SMALL:
@@ -188,8 +195,9 @@ def _in_range(x: np.ndarray) -> bool:
     return nz.size == 0 or float(nz.min()) >= 2.0 ** -40
 
 
-def _small_rows(a: np.ndarray, b: np.ndarray, row0: int, n_row: int) -> np.ndarray:
-    """The small kernel for the rows of a (row0 is their first row's index in C, whose rows are n_row long)."""
+def _small_rows(a: np.ndarray, b: np.ndarray, row0: int, n_row: int, c=None) -> np.ndarray:
+    """The small kernel for the rows of a (row0 is their first row's index in C, whose rows are n_row long).
+    With addmm's c (float32, (rows, n)), beta = 1: every sum starts from c instead of +0.0 (measured)."""
     m, k = a.shape
     n = b.shape[1]
     # the products (k, rows, cols) with the longer side innermost (numpy's broadcasting loops); n >= 2, so
@@ -197,7 +205,10 @@ def _small_rows(a: np.ndarray, b: np.ndarray, row0: int, n_row: int) -> np.ndarr
     wide = m >= n
     x, y = (np.ascontiguousarray(b), np.ascontiguousarray(a.T)) if wide else \
         (np.ascontiguousarray(a.T), np.ascontiguousarray(b))
-    acc = np.zeros((x.shape[1], y.shape[1]), _F32)
+    if c is None:
+        acc = np.zeros((x.shape[1], y.shape[1]), _F32)
+    else:
+        acc = np.array(c.T if wide else c, _F32)
     step = max(1, _CHUNK // (m * n))
     for k0 in range(0, k, step):
         k1 = min(k, k0 + step)
@@ -211,15 +222,16 @@ def _small_rows(a: np.ndarray, b: np.ndarray, row0: int, n_row: int) -> np.ndarr
     peel = np.where(n_row - peel >= 4, peel, 0)
     if peel.any():
         ii, jj = np.nonzero(np.arange(n)[None, :] < peel[:, None])
-        out[ii, jj] = _chain8((a[ii] * b[:, jj].T).astype(_F32))
+        out[ii, jj] = _chain8((a[ii] * b[:, jj].T).astype(_F32), None if c is None else c[ii, jj])
     return out
 
 
-def _chain8(p: np.ndarray) -> np.ndarray:
-    """Rows of products p (E x k) summed 8 k at a time: s = (s + p0 + p1 + p2 + p3) + (p4 + p5 + p6 + p7)."""
+def _chain8(p: np.ndarray, s0=None) -> np.ndarray:
+    """Rows of products p (E x k) summed 8 k at a time: s = (s + p0 + p1 + p2 + p3) + (p4 + p5 + p6 + p7),
+    from +0.0 or from s0 (E,)."""
     e, k = p.shape
     nb = k // 8
-    s = np.zeros(e, _F32)
+    s = np.zeros(e, _F32) if s0 is None else np.array(s0, _F32)
     if nb:
         blk = p[:, :nb * 8].reshape(e, nb, 8)
         y = blk[:, :, 4] + _F32(0)
@@ -235,6 +247,67 @@ def _chain8(p: np.ndarray) -> np.ndarray:
     return s
 
 
+def _row_offsets(a: np.ndarray, m: int, k: int):
+    """Byte offsets mod 16 of a's rows as MKL sees them: a row-major a (PyTorch hands it over as it is) from
+    its address; any other layout but column-major is first copied by PyTorch into fresh, aligned memory;
+    column-major (MKL's transposed operand): None, another kernel."""
+    s0, s1 = a.strides
+    if s1 == a.itemsize and s0 >= a.itemsize * max(1, k):
+        return (a.ctypes.data + s0 * np.arange(m, dtype=np.int64)) % 16
+    if s0 == a.itemsize and s1 >= a.itemsize * max(1, m):
+        return None
+    return (4 * k * np.arange(m, dtype=np.int64)) % 16
+
+
+def _dot_rows(a: np.ndarray, w: np.ndarray, offsets: np.ndarray, c=None) -> np.ndarray:
+    """The small kernel with a transposed right operand: ``a @ w.T`` for a (m x k) and a row-major w (n x k),
+    as measured against PyTorch 2.13 (the ``F.linear`` to fewer than 12 features of nearly every tutorial
+    network).  Each element is a dot product along k of a's row and w's row with rounded products (no FMA):
+    the first q products, q the elements before the next 16-byte boundary of a's row (``offsets``: the rows'
+    addresses mod 16), summed in order from +0.0, seed lane 0 of L lane sums that take the next products L at
+    a time (L = 4 for the first 4 * (n // 4) columns, 8 for the others); the lanes are then added in halves
+    ((l0 + l2) + (l1 + l3) for 4), the last products one by one; addmm's c (float32, (m, n)) is added last."""
+    m, k = a.shape
+    n = w.shape[0]
+    out = np.empty((m, n), _F32)
+    q_of_row = ((16 - offsets) % 16) // 4
+    split = 4 * (n // 4)
+    for q in range(4):
+        rows = np.nonzero(q_of_row == q)[0]
+        for lo, hi, lanes in ((0, split, 4), (split, n, 8)):
+            if not rows.size or lo == hi:
+                continue
+            step = max(1, _CHUNK // ((hi - lo) * k))
+            for r0 in range(0, rows.size, step):
+                rr = rows[r0:r0 + step]
+                out[np.ix_(rr, np.arange(lo, hi))] = _dot_lanes(a[rr], w[lo:hi], min(q, k), lanes)
+    if c is not None:
+        out = out + c
+    return out
+
+
+def _dot_lanes(a: np.ndarray, w: np.ndarray, q: int, lanes: int) -> np.ndarray:
+    """:func:`_dot_rows` for rows of a that share q, and columns that share the lane count."""
+    p = a[:, None, :] * w[None, :, :]  # (rows, cols, k), rounded to float32
+    r, nc, k = p.shape
+    s0 = np.zeros((r, nc), _F32)
+    for j in range(q):
+        s0 = s0 + p[:, :, j]
+    nb = (k - q) // lanes
+    # the lane sums in order over the blocks: numpy's reduce over the outer axis of a fresh array
+    stack = np.zeros((nb + 1, r, nc, lanes), _F32)
+    stack[0, :, :, 0] = s0
+    stack[1:] = np.moveaxis(p[:, :, q:q + nb * lanes].reshape(r, nc, nb, lanes), 2, 0)
+    acc = np.add.reduce(stack, axis=0)
+    while acc.shape[-1] > 1:
+        h = acc.shape[-1] // 2
+        acc = acc[..., :h] + acc[..., h:]
+    s = acc[..., 0]
+    for j in range(q + nb * lanes, k):
+        s = s + p[:, :, j]
+    return s
+
+
 def sgemm(a: np.ndarray, b: np.ndarray, b_transposed: bool = False, c=None):
     """``a @ b`` for float32 matrices (m x k) and (k x n) with MKL's bits, or None when :func:`supported`
     is False (the caller computes it with numpy).  ``b_transposed``: b is the transpose of a row-major
@@ -242,22 +315,31 @@ def sgemm(a: np.ndarray, b: np.ndarray, b_transposed: bool = False, c=None):
 
     ``c`` (float32, broadcast to (m x n)): ``c + a @ b`` as ``addmm(c, a, b)`` with beta = alpha = 1, for
     which PyTorch copies c into the result and calls sgemm with beta = 1: the FMA kernel adds its k blocks'
-    sums to c in order (measured with F.linear and addmm); the small kernel's order with a c is not
-    reproduced (None)."""
+    sums to c in order, the small kernel starts its sums from c, its transposed form adds c last (measured
+    with F.linear and addmm)."""
     m, k = a.shape
     n = b.shape[1]
     fma_rows = _plan(m, k, n, b_transposed)
-    if fma_rows is None or (c is not None and fma_rows < m):
+    if fma_rows is None:
         return None
+    offsets = None
+    if fma_rows < m and b_transposed:
+        offsets = _row_offsets(a, m, k)
+        if offsets is None:
+            return None
     a = np.asarray(a, _F32)
-    b = np.ascontiguousarray(b, _F32)
+    c0 = None if c is None else np.broadcast_to(np.asarray(c, _F32), (m, n))
     out = np.empty((m, n), _F32)
+    if fma_rows < m and b_transposed:
+        out[fma_rows:] = _dot_rows(a[fma_rows:], np.ascontiguousarray(b.T, _F32), offsets[fma_rows:],
+                                   None if c0 is None else c0[fma_rows:])
+    b = np.ascontiguousarray(b, _F32)
     if fma_rows:
-        c0 = None if c is None else np.broadcast_to(np.asarray(c, _F32), (m, n))
+        cf = None if c0 is None else c0[:fma_rows]
         if fma_rows > n:  # the same chains for C^T = B^T A^T, with the longer side innermost (numpy's loops)
-            out[:fma_rows] = _fma_rows(np.ascontiguousarray(b.T), a[:fma_rows].T, None if c0 is None else c0.T).T
+            out[:fma_rows] = _fma_rows(np.ascontiguousarray(b.T), a[:fma_rows].T, None if cf is None else cf.T).T
         else:
-            out[:fma_rows] = _fma_rows(a[:fma_rows], b, c0)
-    if fma_rows < m:
-        out[fma_rows:] = _small_rows(a[fma_rows:], b, fma_rows, n)
+            out[:fma_rows] = _fma_rows(a[:fma_rows], b, cf)
+    if fma_rows < m and not b_transposed:
+        out[fma_rows:] = _small_rows(a[fma_rows:], b, fma_rows, n, None if c0 is None else c0[fma_rows:])
     return out
