@@ -735,6 +735,14 @@ def main(argv: Optional[list[str]] = None, prog_name: str = "gradcli") -> int:
     """Entry point of the ``gradcli`` script and ``python -m gradcli``; returns the exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
     _ARGV[0] = list(args)
+    from .app.watchdog import timeout_of
+    from .lang import limits
+
+    own_clock = limits.command_deadline() is None  # the watchdog's child runs on the clock its parent started
+    if own_clock:
+        timeout = timeout_of(args)
+        if timeout is not None:  # --timeout bounds the whole command, every run it makes (issue 20)
+            limits.start_command(timeout)
     try:
         _app_for(args)(args=args, prog_name=prog_name)
     except SystemExit as exc:
@@ -742,6 +750,9 @@ def main(argv: Optional[list[str]] = None, prog_name: str = "gradcli") -> int:
         if code is None:
             return _leave(int(ExitStatus.SUCCESS))
         return _leave(code if isinstance(code, int) else int(ExitStatus.ERROR))
+    finally:
+        if own_clock:
+            limits.end_command()
     return _leave(int(ExitStatus.SUCCESS))
 
 
@@ -753,6 +764,9 @@ def script() -> None:
     about 7% of a small run's instructions and grows with the graph a file built.  Otherwise (a
     write to a closed pipe, another thread) it ends as usual, through ``sys.exit``.
     """
+    from .app.watchdog import supervise
+
+    supervise(sys.argv[1:])  # returns in the child, or in the parent to render a command it had to end
     code = main()
     if _threading_alone():
         import atexit

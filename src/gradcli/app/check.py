@@ -57,6 +57,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
+import time
 import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional, Union
@@ -730,8 +731,10 @@ def check_source(source: Union[str, bytes], filename: str, options: Any,
         raise UsageProblem(f"--eps must be positive, not {settings.eps:g}")
     options = _float64_options(options)
     probe = _Probe(reference=True)
+    started = time.monotonic()
     with _instrumented(probe):
         result = run_file(source, filename, options)
+    took = time.monotonic() - started
     report = CheckReport(file=filename, run=result, settings=settings, runs=1)
     if not result.ok:
         return report
@@ -753,6 +756,8 @@ def check_source(source: Union[str, bytes], filename: str, options: Any,
         report.notes.append(f"the target is {', '.join(loose)} (the file makes it so): finite differences "
                             "need float64, expect large errors")
     inputs = _select_inputs(probe, call, names, report)
+    if not _plan_reruns(inputs, settings, options, took, report):
+        return report
     parsed = _prepared(source, filename, options)
     for k, name, t in inputs:
         analytic = call.deltas.get(k) if call.deltas else None
@@ -774,6 +779,39 @@ def check_source(source: Union[str, bytes], filename: str, options: Any,
     if settings.per_node:
         report.nodes = _per_node(parsed, options, call, settings, report)
     return report
+
+
+def _plan_reruns(inputs: list, settings: CheckSettings, options: Any, took: float, report: CheckReport) -> bool:
+    """State how many times check reruns the file (a note), and refuse -- a ``limit`` error of the report's
+    run, False -- when that many runs of the reference run's duration ``took`` would outlast the command's
+    time limit (issue 20: ``--timeout`` bounds the whole command; a 2,000-element leaf with a 0.1 s loop
+    ran for minutes, its --timeout bounding each rerun)."""
+    from ..lang.limits import DEFAULT_LIMITS, command_deadline, limit_error
+
+    planned = sum(2 * min(int(t._data.size), FILE_SAMPLE) for _, _, t in inputs) + (1 if settings.per_node else 0)
+    if not planned:
+        return True
+    why = "2 per checked element" + (", 1 for --per-node" if settings.per_node else "")
+    report.notes.append(f"check reruns the file {planned:,} times ({why})")
+    whole = command_deadline()
+    timeout = DEFAULT_LIMITS.with_options(options).timeout
+    left = timeout - took if whole is None else whole - time.monotonic()
+    estimate = planned * took
+    if estimate <= left:
+        return True
+    err = limit_error(
+        f"check would rerun the file {planned:,} times ({why}), about {estimate:.3g} s at the reference run's "
+        f"{took:.3g} s each: more than the {max(0.0, left):.3g} s left of the time limit of {timeout:g} s",
+        "timeout")
+    from ..lang.result import ErrorRecord
+
+    report.run.ok = False
+    line = report.target_line
+    lines = (report.run.source or "").splitlines()
+    report.run.error = ErrorRecord(kind=err.kind, message=err.message, hint=err.hint, line=line,
+                                   source_line=lines[line - 1] if line and line <= len(lines) else None,
+                                   facts={"limit": "timeout"})
+    return False
 
 
 def _prepared(source: Union[str, bytes], filename: str, options: Any) -> Any:

@@ -384,6 +384,13 @@ def compare_file(path: str, options: Any, *, timeout: float = 120.0, stdin: Any 
                     f"gradcli refuses this file before running it ({kind}); PyTorch would run it, "
                     "but compare does not execute files outside gradcli's language"))
         else:
+            from ..lang.limits import command_deadline
+
+            whole = command_deadline()  # --timeout bounds the whole command: PyTorch gets what is left
+            if whole is not None:
+                import time
+
+                timeout = max(0.5, min(timeout, whole - time.monotonic()))
             pdoc = oracle.run_isolated(text, display, options, timeout=timeout, walls=True, report=walls)
     except oracle.OracleUnavailable as e:
         raise TorchMissing(e.detail) from None

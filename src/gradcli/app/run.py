@@ -45,6 +45,10 @@ def read_source(path: str, stdin: Optional[BinaryIO] = None,
     UsageProblem (exit status 2) for a missing or unreadable file.
     """
     if path == "-":
+        from ..lang.limits import EXPIRED
+
+        if EXPIRED[0] and stdin is None:  # the watchdog renders a command it ended: the child read stdin
+            return b"", STDIN_NAME
         stream = stdin if stdin is not None else sys.stdin.buffer
         try:
             raw = stream.read(_read_limit(max_bytes))

@@ -244,6 +244,7 @@ class Compiler:
         # super(): the class statement (a token) of the method being compiled, for its direct body only
         self.method_ctx: Optional[object] = None
         self.next_method_ctx: Optional[object] = None
+        self._in_display = False  # compiling the inside of a display (its cost is charged by the outermost)
 
     # -- helpers ---------------------------------------------------------------------------
     def pos(self, node: ast.AST) -> tuple[Optional[int], Optional[int]]:
@@ -1325,7 +1326,37 @@ class Compiler:
         method = getattr(self, "e_" + type(node).__name__, None)
         if method is None:
             raise self.unsupported(node, type(node).__name__)
+        if type(node) in _DISPLAYS and not self._in_display:
+            return self._charged_display(method, node, scope)
+        if type(node) in _OWN_STEPS and self._in_display:  # its body runs once per step of its own
+            self._in_display = False
+            try:
+                return method(node, scope)
+            finally:
+                self._in_display = True
         return method(node, scope)
+
+    def _charged_display(self, method: Callable, node: ast.expr, scope: Scope) -> Closure:
+        """An outermost list/tuple/dict/set display: building it costs one step per level of displays it
+        nests beyond the first (issue 20: ``t = ((...(t,),...),)`` nesting 90 levels in one loop step made
+        a tuple 18 million deep in 200,000 steps, and hashing it recursed in C past any stack).  So a
+        value's container depth is at most the steps run, and the worker's C stack covers that many
+        levels (run.worker_stack_bytes).  A flat display costs nothing extra."""
+        self._in_display = True
+        try:
+            build = method(node, scope)
+        finally:
+            self._in_display = False
+        extra = display_depth(node) - 1
+        if extra <= 0:
+            return build
+        charge = self.interp.budget.charge
+
+        def display(fr):
+            charge(extra)
+            return build(fr)
+
+        return display
 
     def const_of(self, node: ast.AST) -> Any:
         """The value of a constant node (``-1`` included), or _MISS."""
@@ -2121,6 +2152,24 @@ def _function_class_factory() -> Optional[Callable[[str, dict], Any]]:
     except ImportError:
         return None
     return getattr(mod, "make_function_class", None)
+
+
+_DISPLAYS = (ast.List, ast.Tuple, ast.Dict, ast.Set)
+#: expressions whose bodies run per iteration or call (each a step): displays inside them are charged there
+_OWN_STEPS = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def display_depth(node: ast.AST) -> int:
+    """The most list/tuple/dict/set displays nested along one path of ``node``'s tree (``((t,),)``: 2);
+    the tree is at most ``--max-depth`` deep (validated before compiling)."""
+    below = 0
+    for child in ast.iter_child_nodes(node):
+        if type(child) in _OWN_STEPS:
+            continue
+        d = display_depth(child)
+        if d > below:
+            below = d
+    return below + (1 if type(node) in _DISPLAYS else 0)
 
 
 def _take(iterable: Any, n: int) -> list:

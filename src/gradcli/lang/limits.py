@@ -26,7 +26,8 @@ from typing import Callable, Optional
 
 from ..errors import GradcliError, error_class
 
-__all__ = ["Limits", "Budget", "limit_error", "DEFAULT_LIMITS", "CHECK_EVERY"]
+__all__ = ["Limits", "Budget", "limit_error", "DEFAULT_LIMITS", "CHECK_EVERY", "start_command", "end_command",
+           "command_deadline", "run_started", "EXPIRED"]
 
 #: steps between two checks of the total step count and of the clock
 CHECK_EVERY = 256
@@ -123,6 +124,49 @@ _OPTIONS = {
 }
 
 
+#: the whole command's clock: [monotonic deadline or None, --timeout or None].  Armed by the CLI with the
+#: command's --timeout, it starts when the command's first run starts (the file's execution, after gradcli's
+#: own start-up and the parse), and every later run of the command -- ``check``'s reruns, ``modes``'
+#: variants, ``why``'s reruns, ``compare``'s PyTorch side -- ends by the same deadline (issue 20)
+_COMMAND: list = [None, None]
+#: set by the command's watchdog process (app/watchdog.py) when it renders the output of a command it had to
+#: end: every run then returns at once as stopped at the time limit, and standard input is not read again
+EXPIRED: list = [False]
+#: ``fn((line, col) or None)``: the watchdog's child records the running position here while a run's thread
+#: waits (lang/run.py), so a command it has to end still names the line; in the parent, EXPIRED_AT is it
+ON_POSITION: list = [None]
+EXPIRED_AT: list = [None]
+#: ``fn(monotonic time)``: called when the command's clock starts (the watchdog's child tells its parent)
+ON_START: list = [None]
+
+
+def start_command(timeout: float, started: Optional[float] = None) -> None:
+    """Arm the command's clock with its ``timeout``; ``started``: start it now at that monotonic time
+    (else the first run starts it, :func:`run_started`)."""
+    _COMMAND[1] = float(timeout)
+    _COMMAND[0] = None if started is None else started + float(timeout)
+
+
+def run_started() -> None:
+    """A run starts: the first one of an armed command starts its clock."""
+    if _COMMAND[1] is not None and _COMMAND[0] is None:
+        now = time.monotonic()
+        _COMMAND[0] = now + _COMMAND[1]
+        fn = ON_START[0]
+        if fn is not None:
+            fn(now)
+
+
+def end_command() -> None:
+    """Disarm the command's clock (the CLI, when the command returns)."""
+    _COMMAND[0] = _COMMAND[1] = None
+
+
+def command_deadline() -> Optional[float]:
+    """The monotonic time by which the command's runs must end, or None (not armed, or no run yet)."""
+    return _COMMAND[0]
+
+
 def limit_error(message: str, limit: str, *, line: Optional[int] = None, col: Optional[int] = None) -> GradcliError:
     """A ``limit`` error for ``limit`` (a :class:`Limits` field name), hint naming its option."""
     err = error_class("limit")(message, _OPTIONS.get(limit, ""), line=line, col=col)
@@ -138,7 +182,7 @@ class Budget:
     clock, and refills it.
     """
 
-    __slots__ = ("limits", "tick", "used", "deadline", "depth", "output", "_chunk", "_memory")
+    __slots__ = ("limits", "tick", "used", "deadline", "whole", "depth", "output", "_chunk", "_memory")
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -146,7 +190,12 @@ class Budget:
         self._chunk = max(1, min(CHECK_EVERY, limits.max_steps))
         self.tick = [self._chunk]
         self.used = 0
+        run_started()
         self.deadline = time.monotonic() + limits.timeout
+        whole = _COMMAND[0]
+        self.whole = whole is not None and whole < self.deadline - 1e-3  # the command's clock ends first
+        if self.whole:
+            self.deadline = whole
         self.depth = 0
         self.output = 0
 
@@ -181,9 +230,7 @@ class Budget:
         """Raise ``limit`` if the wall-clock deadline has passed."""
         if time.monotonic() > self.deadline:
             self.tick[0] = 1 << 62
-            raise limit_error(
-                f"the run took longer than the time limit of {self.limits.timeout:g} s", "timeout"
-            )
+            raise limit_error(timeout_message(self.limits.timeout, self.whole), "timeout")
 
     def add_output(self, n: int) -> None:
         """Account ``n`` printed characters; raise ``limit`` past max_output."""
@@ -232,6 +279,20 @@ class Budget:
             if n > cap:
                 raise limit_error(f"the text of this {t.__name__} has more than {cap:,} characters (the limit of "
                                   f"{cap:,} elements for a str)", "max_elements")
+
+
+def timeout_message(timeout: float, whole: bool, inside: bool = False) -> str:
+    """The message of a run stopped at its deadline: its own ``timeout``, or (``whole``) the command's,
+    whose earlier runs used part of it; ``inside``: stopped inside one long operation."""
+    if whole and _COMMAND[1] is not None:
+        text = f"the command took longer than the time limit of {_COMMAND[1]:g} s"
+        note = "--timeout bounds the whole command, every run it makes included"
+    else:
+        text = f"the run took longer than the time limit of {timeout:g} s"
+        note = ""
+    if inside:
+        note = "it was stopped inside one long operation" + (f"; {note}" if note else "")
+    return f"{text} ({note})" if note else text
 
 
 _NESTED = (list, tuple, dict)

@@ -70,7 +70,8 @@ from . import errmap
 from .access import get_attr
 from .inputs import free_input_names, free_names
 from .interpreter import Interpreter, position, required_recursion_limit, set_recursion_limit
-from .limits import DEFAULT_LIMITS, Limits, limit_error
+from .limits import (DEFAULT_LIMITS, EXPIRED, EXPIRED_AT, ON_POSITION, Limits, command_deadline, limit_error,
+                     timeout_message)
 from .parse import ParsedSource, decode_source, parse_expression, parse_source
 from .result import ErrorRecord, RunOptions, RunResult, WarningRecord
 from .validate import check, has_backward_call, validate
@@ -276,6 +277,7 @@ class _Runner:
         self.seen: set = set()
         self.inputs: list[dict] = []  # names bound before the file: --set and free inputs (RunResult.inputs)
         self.backward: Optional[dict] = None  # the backward gradcli ran after the file (RunResult.backward)
+        self.whole = False  # stopped by the command's clock (--timeout bounds the whole command)
 
     # warnings: once per (kind, line), at the innermost running statement
     def sink(self, kind: str, message: str) -> None:
@@ -402,9 +404,8 @@ class _Runner:
         """The result of a run still busy at its hard deadline (called from the waiting thread)."""
         loc = position.loc
         line, col = (None, None) if loc is None else loc
-        err = limit_error(
-            f"the run took longer than the time limit of {self.limits.timeout:g} s "
-            "(it was stopped inside one long operation)", "timeout", line=line, col=col)
+        whole = getattr(self, "whole", False)
+        err = limit_error(timeout_message(self.limits.timeout, whole, inside=True), "timeout", line=line, col=col)
         if line is not None:
             err.frames.append((line, col if col is not None else 0))
         result.ok = False
@@ -547,12 +548,18 @@ class _Runner:
 # the worker thread: a big C stack and a hard deadline
 # ---------------------------------------------------------------------------------------------
 #: seconds past ``--timeout`` after which the caller stops waiting for a run stuck in one long operation
-HARD_GRACE = 2.0
+HARD_GRACE = 0.9
 _MiB = 1 << 20
 #: a thread still running after its hard deadline; the next run waits for it (engine state is global)
 _ZOMBIES: list = []
 #: net new GC-tracked objects a run leaves above which they are frozen (gc.freeze) when it ends
 _FREEZE_AFTER = 50_000
+
+
+#: C stack a run's thread gets per allowed step: a tuple nesting level costs at least one step
+#: (Compiler._charged_display) and hashing it takes 65-72 bytes of C stack in CPython 3.11 (measured;
+#: tests/lang/test_limits.py checks the margin)
+STACK_PER_STEP = 128
 
 
 def worker_stack_bytes(limits: Limits) -> int:
@@ -561,10 +568,12 @@ def worker_stack_bytes(limits: Limits) -> int:
     CPython recurses in C on the program's own data: ``repr``/``==`` of nested lists and dicts (bounded by
     the recursion limit, which deep programs raise up to ~44,000) and tuple hashing (not bounded at all in
     CPython 3.11: one level per nesting, and a nesting costs a step).  The main thread's 8 MiB would
-    overflow -- a segmentation fault, not an error -- so a run gets 256 MiB plus 64 bytes per allowed
-    step (tuple hashing uses < 64 bytes per level), at most 4 GiB: 896 MiB with the default step budget.
+    overflow -- a segmentation fault, not an error -- so a run gets 256 MiB plus :data:`STACK_PER_STEP`
+    bytes per allowed step, at most 4 GiB: 1.45 GiB with the default step budget.  Past 4 GiB (a
+    ``--max-steps`` above 31 million) a crash of the run is still reported, not silent: the command's
+    watchdog process (app/watchdog.py) turns it into an error panel.
     """
-    n = 256 * _MiB + 64 * max(0, int(limits.max_steps))
+    n = 256 * _MiB + STACK_PER_STEP * max(0, int(limits.max_steps))
     return min(4096 * _MiB, -(-n // _MiB) * _MiB)
 
 
@@ -655,6 +664,10 @@ def run_on_worker(runner: "_Runner", result: RunResult) -> None:
     worker is left to finish in the background; the next run in this process waits for it first.
     Exceptions of the run (InvocationError, bugs) are re-raised here unchanged.
     """
+    if EXPIRED[0]:  # the command's watchdog process ended the command: report the run as stopped
+        position.loc = EXPIRED_AT[0]
+        runner.stopped(result)
+        return
     while _ZOMBIES:
         _ZOMBIES.pop().idle.wait()
     box: dict = {}
@@ -686,12 +699,20 @@ def run_on_worker(runner: "_Runner", result: RunResult) -> None:
         target()
     else:
         done = w.submit(target)
-        deadline = time.monotonic() + runner.limits.timeout + HARD_GRACE
+        deadline = time.monotonic() + runner.limits.timeout
+        whole = command_deadline()
+        if whole is not None and whole < deadline - 1e-3:
+            deadline = whole
+            runner.whole = True
+        deadline += HARD_GRACE
         try:
             # in short slices: a Ctrl-C delivered to another thread only reaches this one between waits
+            note = ON_POSITION[0]
             finished = done.wait(0.05)
             while not finished and time.monotonic() < deadline:
-                finished = done.wait(min(0.25, max(0.0, deadline - time.monotonic())))
+                if note is not None:
+                    note(position.loc)
+                finished = done.wait(min(0.05 if note is not None else 0.25, max(0.0, deadline - time.monotonic())))
         except BaseException:  # Ctrl-C while waiting: the run goes on in the background; the CLI exits
             finished = False
             raise
@@ -825,6 +846,13 @@ def run_file(source: Union[str, bytes], filename: str, options: Optional[RunOpti
     except GradcliError:
         text = None
     result = RunResult(file=filename, source=text if text is not None else _lossy(source), ok=True, stdout="")
+    if EXPIRED[0]:  # rendering the output of a command its watchdog ended: nothing is parsed or run
+        at = EXPIRED_AT[0]
+        line, col = (None, None) if at is None else at
+        err = limit_error(timeout_message(limits.timeout, False, inside=True), "timeout", line=line, col=col)
+        result.ok = False
+        result.error = _static_error(err, result.source)
+        return result
     set_names = tuple(n.strip() for n, _ in options.sets)
     try:
         parsed = prepare(source, filename, limits, set_names)

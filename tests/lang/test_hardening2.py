@@ -1,0 +1,178 @@
+"""Hardening, round 2 (issue 20): nesting and C recursion, one watchdog for every command.
+
+The probes of the issue, scaled to small limits so the tests run in seconds: no input makes the process
+crash, and every command ends within ``--timeout`` + 2 s with the ``limit`` error in its ``--json`` document,
+even when one C call holds the interpreter lock (where no thread can take over: the watchdog process of
+app/watchdog.py does).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import needs_engine
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+#: a process starts in about 0.3 s alone; on a loaded 2-core machine much later: slack for the start only
+START_SLACK = 3.0
+
+
+def _gradcli(args: list, cwd: Path, timeout: float = 120, stdin=None) -> tuple[subprocess.CompletedProcess, float]:
+    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""), NO_COLOR="1")
+    env.pop("GRADCLI_NO_WATCHDOG", None)
+    t0 = time.monotonic()
+    p = subprocess.run([sys.executable, "-m", "gradcli", *args], cwd=cwd, capture_output=True, text=True,
+                       timeout=timeout, env=env, stdin=stdin)
+    return p, time.monotonic() - t0
+
+
+def _display(levels: int, inner: str = "t") -> str:
+    return "(" * levels + inner + ",)" * levels
+
+
+# --- 1. nesting: a display nesting N levels costs N steps; the C stack covers every level the steps allow ---
+@needs_engine
+def test_a_nested_display_costs_a_step_per_level(run):
+    # 100 iterations of a 4-level display: 100 loop steps + 3 more per display = 400 steps
+    src = f"t = 0\nfor i in range(100):\n    t = {_display(4)}\n"
+    r = run(src, max_steps=350)
+    assert not r.ok and r.error.kind == "limit" and "--max-steps" in r.error.hint
+    assert run(src, max_steps=450).ok
+    # a flat display costs nothing more than before; a list in a tuple one step more
+    assert run("t = 0\nfor i in range(100):\n    t = (t, 1, 2)\n", max_steps=110).ok
+    assert not run("t = 0\nfor i in range(100):\n    t = (t, 1, [2, 3])\n", max_steps=150).ok
+    assert run("t = 0\nfor i in range(100):\n    t = (t, 1, [2, 3])\n", max_steps=210).ok
+
+
+@needs_engine
+def test_displays_inside_a_comprehension_are_charged_per_iteration(run):
+    src = f"t = 0\nL = [{_display(5)} for t in range(100)]\n"
+    r = run(src, max_steps=300)
+    assert not r.ok and r.error.kind == "limit"
+    assert run(src, max_steps=600).ok
+
+
+def test_the_worker_stack_covers_a_tuple_nesting_per_step(tmp_path):
+    """Hashing a tuple nested N deep on a thread with STACK_PER_STEP * N bytes of stack (without the 256 MiB
+    base the worker adds) completes: the per-level margin of run.worker_stack_bytes, measured, not assumed."""
+    code = (
+        "import sys, threading, os\nsys.path.insert(0, %r)\nfrom gradcli.lang.run import STACK_PER_STEP\n"
+        "N = 400_000\nthreading.stack_size(STACK_PER_STEP * N)\n"
+        "def f():\n    t = 0\n    for _ in range(N):\n        t = (t,)\n    fs = frozenset([t])\n"
+        "    print(hash(t) == hash(t), hash(fs) == hash(fs), flush=True)\n    os._exit(0)\n"
+        "threading.Thread(target=f).start()\n" % str(SRC))
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and p.stdout.strip() == "True True", (p.returncode, p.stderr[-500:])
+
+
+_DEEPEST_OPS = {
+    "hash": "d = {t: 1}\ns = {t}\nprint(t in d, len(s))\n",
+    "eq": "u = t\nprint(t == u, [t] == [t])\n",
+    "repr": "print(len(repr(t)))\n",
+    "str": "print(len(str([t])))\n",
+    "sort": "print(len(sorted([t, t], key=str)))\n",
+    "frozenset": "print(len({frozenset([t]): 1}))\n",
+}
+
+
+@needs_engine
+@pytest.mark.parametrize("op", sorted(_DEEPEST_OPS))
+def test_the_deepest_structures_the_limits_allow(tmp_path, op):
+    # the issue's probe at --max-steps 1,200,000: 90-level displays in a loop, until the steps left are
+    # few, then the operation: a result or a `limit` error (recursion), never a crash (exit 139) or exit 70
+    steps = 1_200_000
+    src = f"t = 0\nfor i in range({steps // 90 - 20}):\n    t = {_display(90)}\n" + _DEEPEST_OPS[op]
+    (tmp_path / "deep.py").write_text(src)
+    p, _ = _gradcli(["run", "deep.py", "--json", "--max-steps", str(steps)], tmp_path)
+    assert p.returncode in (0, 1), (p.returncode, p.stderr[-800:])
+    doc = json.loads(p.stdout)
+    assert doc["ok"] or doc["error"]["kind"] == "limit", doc["error"]
+
+
+# --- 3. one watchdog for every command ---------------------------------------------------------------
+# hashing a tuple of 10^12 shared items: one C call that never lets another thread run (90 s measured)
+_HASH = "t3 = (((0,) * 10**4,) * 10**4,) * 10**4\nd = {t3: 1}\nprint('done')\n"
+
+
+@needs_engine
+@pytest.mark.parametrize("command", ["run", "graph", "check", "modes", "why"])
+def test_every_command_ends_at_its_timeout_inside_one_c_call(tmp_path, command):
+    (tmp_path / "h.py").write_text(_HASH)
+    extra = ["--format", "json"] if command == "graph" else ["--json"]
+    name = ["d"] if command == "why" else []
+    p, took = _gradcli([command, "h.py", *name, "--timeout", "1", *extra], tmp_path)
+    assert took < 1 + 2 + START_SLACK, took
+    assert p.returncode == 1 and "Traceback" not in p.stderr, (p.returncode, p.stderr[-800:])
+    doc = json.loads(p.stdout)
+    err = doc.get("error") or {}
+    assert err.get("kind") == "limit" and "--timeout" in err.get("hint", ""), doc
+
+
+@needs_engine
+def test_the_panel_of_a_stopped_command(tmp_path):
+    (tmp_path / "h.py").write_text(_HASH)
+    p, took = _gradcli(["run", "h.py", "--timeout", "1"], tmp_path)
+    assert took < 1 + 2 + START_SLACK and p.returncode == 1
+    assert "error: limit" in p.stdout and "time limit of 1 s" in p.stdout and "--timeout" in p.stdout, p.stdout
+
+
+@needs_engine
+def test_a_stopped_command_reading_stdin(tmp_path):
+    (tmp_path / "h.py").write_text(_HASH)
+    with open(tmp_path / "h.py", "rb") as fh:
+        p, took = _gradcli(["run", "-", "--timeout", "1", "--json"], tmp_path, stdin=fh)
+    assert took < 1 + 2 + START_SLACK and p.returncode == 1
+    assert json.loads(p.stdout)["error"]["kind"] == "limit"
+
+
+@needs_engine
+def test_check_reruns_share_one_timeout(tmp_path):
+    # a 400-element leaf, 0.05 s of loop per run: 801 runs would take minutes; --timeout 3 bounds them all
+    (tmp_path / "c.py").write_text("x = torch.ones(400, dtype=torch.float64, requires_grad=True)\n"
+                                   "s = 0\nfor i in range(20000):\n    s = s + 1\n(x * 2).sum().backward()\n")
+    p, took = _gradcli(["check", "c.py", "--timeout", "3", "--json"], tmp_path)
+    assert took < 3 + 2 + START_SLACK, took
+    assert p.returncode in (1, 2) and "Traceback" not in p.stderr, p.stderr[-800:]
+
+
+def test_fast_commands_keep_their_output_and_status(tmp_path):
+    (tmp_path / "ok.py").write_text("x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = (x * x).sum()\n")
+    p, _ = _gradcli(["run", "ok.py", "--json"], tmp_path)
+    assert p.returncode == 0 and json.loads(p.stdout)["ok"], p.stderr
+    (tmp_path / "bad.py").write_text("x = 1 / 0\n")
+    p, _ = _gradcli(["run", "bad.py", "--json"], tmp_path)
+    assert p.returncode == 1 and json.loads(p.stdout)["error"]["torch_message"] == "division by zero"
+    p, _ = _gradcli(["run", "ok.py", "--timeout", "-1"], tmp_path)
+    assert p.returncode == 2
+
+
+def test_timeout_of_reads_the_command_line_as_typer_does():
+    from gradcli.app.watchdog import timeout_of
+
+    assert timeout_of(["run", "f.py"]) == 60.0 and timeout_of(["compare", "f.py"]) == 120.0
+    assert timeout_of(["run", "f.py", "--timeout", "2.5"]) == 2.5
+    assert timeout_of(["check", "--timeout=3", "f.py"]) == 3.0
+    assert timeout_of(["run", "f.py", "--timeout", "nan"]) is None
+    assert timeout_of(["run", "f.py", "--timeout", "inf"]) is None
+    assert timeout_of(["run", "--help"]) is None and timeout_of(["ops"]) is None and timeout_of([]) is None
+    assert timeout_of(["lint", "f.py"]) is None  # lint runs nothing
+
+
+def test_the_command_clock_bounds_every_run(run):
+    from gradcli.lang import limits
+
+    limits.start_command(0.5)
+    try:
+        t0 = time.monotonic()
+        r = run("s = 0\nwhile True:\n    s = s + 1\n", timeout=30)
+    finally:
+        limits.end_command()
+    assert time.monotonic() - t0 < 10
+    assert not r.ok and r.error.kind == "limit" and "the command took longer" in r.error.message
+    assert "--timeout bounds the whole command" in r.error.message
