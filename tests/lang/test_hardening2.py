@@ -176,3 +176,122 @@ def test_the_command_clock_bounds_every_run(run):
     assert time.monotonic() - t0 < 10
     assert not r.ok and r.error.kind == "limit" and "the command took longer" in r.error.message
     assert "--timeout bounds the whole command" in r.error.message
+
+
+# --- 5. engine constructors closed, ctx fields validated -----------------------------------------------
+# PyTorch 2.13's texts, checked with it: torch.dtype('evil', 'float32', 2, 6) and x.numpy(True) are TypeErrors;
+# ctx.to_save = 7 is "autograd internal error: to_save attribute is expected to be a tuple but is " (sic)
+@needs_engine
+def test_no_dtype_can_be_forged(run):
+    r = run("d = torch.dtype('evil', 'float32', 2, 6)\n")
+    assert not r.ok and r.error.kind == "type" and r.error.line == 1
+    assert r.error.torch_message == "cannot create 'torch.dtype' instances"
+    r = run("d = type(torch.float32)\n")
+    assert not r.ok  # type() is outside the language
+    r = run("print(torch.float32, isinstance(torch.int64, torch.dtype), torch.float64 == torch.double)\n")
+    assert r.ok and r.stdout == "torch.float32 True True\n"
+    import copy
+    import pickle
+
+    from gradcli.autograd import dtypes
+
+    assert copy.deepcopy(dtypes.float32) is dtypes.float32 and pickle.loads(pickle.dumps(dtypes.int8)) is dtypes.int8
+
+
+@needs_engine
+def test_numpy_force_is_keyword_only(run):
+    r = run("x = torch.ones(2, requires_grad=True)\na = x.numpy(True)\n")
+    assert not r.ok and r.error.kind == "type" and r.error.line == 2
+    assert r.error.torch_message == "numpy() takes 0 positional arguments but 1 was given"
+    r = run("x = torch.ones(2, requires_grad=True)\nprint(x.numpy(force=True))\ny = x.sum()\n")
+    assert r.ok and r.stdout == "[1. 1.]\n", r.error
+
+
+_CTX = """class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        {stmt}
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+x = torch.ones(2, requires_grad=True)
+y = F.apply(x)
+"""
+
+
+@needs_engine
+@pytest.mark.parametrize("stmt, field, torch_message", [
+    ("ctx.to_save = 7", "to_save", "autograd internal error: to_save attribute is expected to be a tuple but is "),
+    ("ctx.to_save = [x]", "to_save", "autograd internal error: to_save attribute is expected to be a tuple but is "),
+    ("ctx.dirty_tensors = 0", "dirty_tensors",
+     "autograd internal error: dirty_tensors attribute is expected to be a tuple but is "),
+    ("ctx.non_differentiable = 'ab'", "non_differentiable",
+     "autograd internal error: non_differentiable attribute is expected to be a tuple but is "),
+    ("ctx.mark_dirty(1)", "mark_dirty", "mark_dirty can only accept variables, but argument "),
+    ("ctx.mark_non_differentiable(None)", "mark_non_differentiable",
+     "mark_non_differentiable only accepts variable arguments, but got "),
+])
+def test_misused_ctx_fields_are_named(run, stmt, field, torch_message):
+    r = run(_CTX.format(stmt=stmt))
+    assert not r.ok and r.error.kind == "runtime" and r.error.line == 12, r.error
+    assert field in r.error.message and r.error.torch_message == torch_message
+
+
+# --- 6. no input clobbered -----------------------------------------------------------------------------
+PROGRAM = "x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = (x * x).sum()\n"
+
+
+@pytest.mark.parametrize("args", [
+    ["graph", "-", "--format", "dot", "--output", "/dev/stdin"],
+    ["graph", "-", "--format", "dot", "--output", "/proc/self/fd/0"],
+    ["run", "-", "--snapshot", "/proc/self/fd/0"],
+    ["run", "-", "--snapshot", "/dev/stdin"],
+    ["graph", "other.py", "--format", "dot", "--output", "/dev/stdin"],  # stdin is an input whatever FILE is
+    ["run", "other.py", "--snapshot", "/dev/stdin"],
+])
+def test_an_output_resolving_to_an_input_is_refused(tmp_path, args):
+    (tmp_path / "in.py").write_text(PROGRAM)
+    (tmp_path / "other.py").write_text(PROGRAM)
+    with open(tmp_path / "in.py", "rb") as fh:
+        p, _ = _gradcli(args, tmp_path, stdin=fh)
+    assert p.returncode == 2 and "never overwrites its input" in p.stderr, (p.returncode, p.stderr[-500:])
+    assert (tmp_path / "in.py").read_text() == PROGRAM and (tmp_path / "other.py").read_text() == PROGRAM
+
+
+def test_an_output_through_a_pipe_or_a_new_file_is_written(tmp_path):
+    (tmp_path / "in.py").write_text(PROGRAM)
+    p, _ = _gradcli(["graph", "in.py", "--format", "dot", "--output", "/dev/stdout"], tmp_path)
+    assert p.returncode == 0 and p.stdout.startswith("digraph"), p.stderr
+    p, _ = _gradcli(["run", "in.py", "--snapshot", "snap.json"], tmp_path)
+    assert p.returncode == 0 and json.loads((tmp_path / "snap.json").read_text())["schema"] == "gradcli.run/1"
+    with open(tmp_path / "in.py", "rb") as fh:  # stdin is the program; the snapshot goes to a new file
+        p, _ = _gradcli(["run", "-", "--snapshot", "snap2.json"], tmp_path, stdin=fh)
+    assert p.returncode == 0 and (tmp_path / "snap2.json").exists() and (tmp_path / "in.py").read_text() == PROGRAM
+
+
+# --- 7. messages -----------------------------------------------------------------------------------------
+@needs_engine
+@pytest.mark.parametrize("src, digits", [("s = str(10**5000)\n", "more than 4,300"),
+                                         ("n = int('1' * 5000)\n", "5,000"),
+                                         ("s = f'{10**5000}'\n", "more than 4,300")])
+def test_int_string_digits_are_a_limit_in_gradcli_words(run, src, digits):
+    r = run(src)
+    assert not r.ok and r.error.kind == "limit" and r.error.line == 1, r.error
+    assert f"an int of {digits} digits" in r.error.message and "set_int_max_str_digits" not in r.error.message
+    assert "sys." not in r.error.hint
+
+
+@pytest.mark.parametrize("size", ["1e30", "99999999999T"])
+def test_an_overflowing_memory_size_is_a_usage_error(tmp_path, size):
+    (tmp_path / "f.py").write_text("x = 1\n")
+    p, _ = _gradcli(["run", "f.py", "--max-memory", size], tmp_path)
+    assert p.returncode == 2 and "--max-memory" in p.stderr and "too large" in p.stderr, p.stderr[-500:]
+
+
+def test_the_largest_memory_size_runs(tmp_path):
+    (tmp_path / "f.py").write_text("x = 1\n")
+    p, _ = _gradcli(["run", "f.py", "--max-memory", "7000000T", "--timeout", "1e30"], tmp_path)
+    assert p.returncode == 0, p.stderr[-500:]

@@ -437,16 +437,11 @@ def check_output_path(path: Optional[str]) -> None:
 
 
 def check_output_not_input(path: Optional[str], source: str) -> None:
-    """Refuse an ``--output`` that is the input file itself (gradcli never writes its input)."""
-    if path is None or source == "-":
-        return
-    try:
-        same = os.path.samefile(path, source)
-    except OSError:  # one of them does not exist (yet): not the same file
-        same = False
-    if same:
-        raise UsageProblem(f"--output {path} is the input file; gradcli never overwrites its input",
-                           "Choose another file name for the graph.")
+    """Refuse an ``--output`` that resolves to an input: the input file, standard input, another open input
+    (``/dev/stdin``, ``/proc/self/fd/N``: app/outpaths.py); gradcli never writes its input."""
+    from .outpaths import refuse_input
+
+    refuse_input(path, source, "--output", "the graph")
 
 
 def _unnamed_file(folder: str) -> Optional[int]:

@@ -158,6 +158,10 @@ _SIZE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 
                "tib": 1 << 40}
 
 
+#: the largest size an option takes: what the kernel's resource limits hold (a signed 64-bit count)
+MAX_SIZE = (1 << 63) - 1
+
+
 def parse_size(option: str, text: Optional[str]) -> Optional[int]:
     """``--max-memory 8G`` -> bytes: a number with an optional unit (K, M, G, T; binary multiples)."""
     if text is None:
@@ -174,4 +178,7 @@ def parse_size(option: str, text: Optional[str]) -> Optional[int]:
     if unit not in _SIZE_UNITS or not value > 0 or value != value or value == float("inf"):
         raise UsageProblem(f"{option} {text!r}: expected a size such as 512M, 4G or 1073741824",
                            "Units: K, M, G, T (powers of 1024); a plain number is bytes.")
-    return max(1, int(value * _SIZE_UNITS[unit]))
+    size = int(value * _SIZE_UNITS[unit])
+    if size > MAX_SIZE:  # issue 20: --max-memory 1e30 overflowed setrlimit (exit 70)
+        raise UsageProblem(f"{option} {text!r}: too large (at most {MAX_SIZE:,} bytes, 8 EiB)")
+    return max(1, size)

@@ -29,14 +29,9 @@ __all__ = ["write_snapshot", "read_snapshot", "check_writable", "SnapshotCheck",
 def check_writable(path: str, source: str = "-") -> None:
     """Raise UsageProblem (exit 2) before the run when ``path`` cannot be written or is the input ``source``."""
     d = os.path.dirname(os.path.abspath(path)) or "."
-    if source != "-":
-        try:
-            same = os.path.samefile(path, source)
-        except OSError:  # one of them does not exist (yet): not the same file
-            same = False
-        if same:  # issue 8: gradcli never writes its input
-            raise UsageProblem(f"--snapshot {path} is the input file; gradcli never overwrites its input",
-                               "Choose another file name for the snapshot.")
+    from .outpaths import refuse_input
+
+    refuse_input(path, source, "--snapshot", "the snapshot")  # issues 8, 20: gradcli never writes its input
     if os.path.isdir(path):
         raise UsageProblem(f"--snapshot {path}: is a directory")
     if not os.path.isdir(d):

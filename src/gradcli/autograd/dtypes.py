@@ -30,7 +30,21 @@ class dtype:
     _gradcli_public = frozenset({"is_floating_point", "is_signed", "itemsize", "is_complex"})
     _gradcli_type_name = "torch.dtype"  # the C type's name in PyTorch's messages ("... not torch.dtype")
 
-    def __init__(self, name: str, np_dtype, category: int, rank: int) -> None:
+    def __new__(cls, *args, **kwargs):
+        # PyTorch's dtypes are a closed set: its C type has no constructor (issue 20: a dtype forged with
+        # torch.dtype('evil', 'float32', 2, 6) failed in printing, exit 70, and promoted at rank 99)
+        from ..errors import ArgumentTypeError  # PyTorch's TypeError, raised on purpose (lang/errmap.py)
+
+        raise ArgumentTypeError("cannot create 'torch.dtype' instances")
+
+    @classmethod
+    def _make(cls, name: str, np_dtype, category: int, rank: int) -> "dtype":
+        """One of the module's dtypes below (the only instances there are)."""
+        self = object.__new__(cls)
+        self._setup(name, np_dtype, category, rank)
+        return self
+
+    def _setup(self, name: str, np_dtype, category: int, rank: int) -> None:
         self.name = name
         self.np = np.dtype(np_dtype)
         self.is_floating_point = category == 2
@@ -52,15 +66,15 @@ class dtype:
         return (by_name, (self.name,))
 
 
-bool_ = dtype("bool", np.bool_, 0, 0)
-uint8 = dtype("uint8", np.uint8, 1, 1)
-int8 = dtype("int8", np.int8, 1, 2)
-int16 = dtype("int16", np.int16, 1, 3)
-int32 = dtype("int32", np.int32, 1, 4)
-int64 = dtype("int64", np.int64, 1, 5)
-float16 = dtype("float16", np.float16, 2, 6)
-float32 = dtype("float32", np.float32, 2, 7)
-float64 = dtype("float64", np.float64, 2, 8)
+bool_ = dtype._make("bool", np.bool_, 0, 0)
+uint8 = dtype._make("uint8", np.uint8, 1, 1)
+int8 = dtype._make("int8", np.int8, 1, 2)
+int16 = dtype._make("int16", np.int16, 1, 3)
+int32 = dtype._make("int32", np.int32, 1, 4)
+int64 = dtype._make("int64", np.int64, 1, 5)
+float16 = dtype._make("float16", np.float16, 2, 6)
+float32 = dtype._make("float32", np.float32, 2, 7)
+float64 = dtype._make("float64", np.float64, 2, 8)
 
 _ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
 _BY_NAME = {d.name: d for d in _ALL}

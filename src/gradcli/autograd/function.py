@@ -89,8 +89,9 @@ _CTX_API = frozenset({
 _READ_ONLY = frozenset({"saved_tensors", "next_functions", "metadata", "saved_variables", "apply", "num_outputs"})
 
 
-def _runtime(msg: str, hint: str | None = None, torch_type: type | None = None):
-    return error_class("runtime")(msg, hint, torch_type=torch_type)
+def _runtime(msg: str, hint: str | None = None, torch_type: type | None = None,
+             torch_message: str | None = None):
+    return error_class("runtime")(msg, hint, torch_type=torch_type, torch_message=torch_message)
 
 
 class BackwardCFunction(Node):
@@ -386,8 +387,35 @@ def _contains(items: Any, t: Any) -> bool:
     return any(x is t for x in (items or ()))
 
 
+#: the ctx fields forward's ctx methods set, and the method that sets each (issue 20: a file setting one itself)
+_CTX_FIELDS = {"to_save": "save_for_backward", "dirty_tensors": "mark_dirty",
+               "non_differentiable": "mark_non_differentiable"}
+
+
+def _check_ctx_fields(d: dict) -> None:
+    """PyTorch's check of the ctx fields when forward returns: each of them, when set, is a tuple (a file that
+    assigns ``ctx.to_save = 7`` gets PyTorch's RuntimeError, the field and its method named; it was an
+    internal error)."""
+    for name, method in _CTX_FIELDS.items():
+        v = d.get(name)
+        if v is not None and type(v) is not tuple:
+            raise _runtime(
+                f"ctx.{name} is expected to be a tuple but is {_py_type_name(v)}: it is set by "
+                f"ctx.{method}(...), not assigned by the file",
+                f"Call ctx.{method}(...) instead of assigning ctx.{name}.",
+                torch_message=f"autograd internal error: {name} attribute is expected to be a tuple but is ")
+    for name, torch_text in (("dirty_tensors", "mark_dirty can only accept variables, but argument "),
+                             ("non_differentiable", "mark_non_differentiable only accepts variable arguments, "
+                                                    "but got ")):
+        for i, t in enumerate(d.get(name) or ()):
+            if not isinstance(t, Tensor):
+                raise _runtime(f"{_CTX_FIELDS[name]} can only accept tensors, but argument {i} is of type "
+                               f"{_py_type_name(t)}", torch_message=torch_text)
+
+
 def _wrap_outputs(node: BackwardCFunction, args: tuple, outputs: Any, is_exec: bool) -> Any:
     d = node.__dict__
+    _check_ctx_fields(d)
     is_tuple = type(outputs) is tuple
     outs = outputs if is_tuple else (outputs,)
     dirty = d.get("dirty_tensors") or ()

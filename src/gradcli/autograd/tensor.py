@@ -409,8 +409,14 @@ class Tensor:
         _limits.python_objects(self._data.size)
         return self._data.tolist()
 
-    def numpy(self, force: bool = False):
-        """A numpy-like array sharing memory (``numpy_requires_grad`` when it requires grad)."""
+    def numpy(self, *args, force: bool = False):
+        """A numpy-like array sharing memory (``numpy_requires_grad`` when it requires grad); ``force`` is
+        keyword-only, as PyTorch's: ``x.numpy(True)`` is its TypeError (it skipped the requires-grad check)."""
+        if args:
+            from ..errors import ArgumentTypeError
+
+            n = len(args)
+            raise ArgumentTypeError(f"numpy() takes 0 positional arguments but {n} {'was' if n == 1 else 'were'} given")
         if _batching.state.depth:
             _batching.check_scalar(self, "numpy()")
         if self._zero and not force:

@@ -36,6 +36,8 @@ list").  Nothing is checked on the success path, so calls cost nothing more.
 
 from __future__ import annotations
 
+import re
+
 from types import TracebackType
 from typing import Any, Optional
 
@@ -152,6 +154,9 @@ def convert(exc: BaseException) -> BaseException:
     engine or numpy raised is PyTorch's class for the kind, with the text."""
     if isinstance(exc, GradcliError):
         return exc
+    digits = _int_digits(exc)
+    if digits is not None:
+        return digits
     kind = python_kind(exc)
     if kind is None:
         return exc
@@ -168,6 +173,29 @@ def convert(exc: BaseException) -> BaseException:
             new.limit = "max_memory"  # type: ignore[attr-defined]
         else:
             new.hint = "Reduce the recursion or the size of what the program builds."
+    new.__cause__ = exc
+    new.__suppress_context__ = True
+    return new
+
+
+_DIGITS = re.compile(r"Exceeds the limit \((\d+) digits\) for integer string conversion(?:: value has (\d+) digits)?")
+
+
+def _int_digits(exc: BaseException) -> Optional[BaseException]:
+    """Python's int/str conversion limit (``str(10**5000)``, ``int('1' * 5000)``) as a ``limit`` error of
+    gradcli's words: its advice, ``sys.set_int_max_str_digits()``, names an API outside the language
+    (issue 20); None for any other exception."""
+    if type(exc) is not ValueError:
+        return None
+    m = _DIGITS.match(str(exc))
+    if m is None:
+        return None
+    from .limits import limit_error
+
+    cap = int(m.group(1))
+    what = f"{int(m.group(2)):,}" if m.group(2) else f"more than {cap:,}"
+    new = limit_error(f"an int of {what} digits cannot be converted to or from a string (Python's limit is "
+                      f"{cap:,} digits)", "max_int_digits")
     new.__cause__ = exc
     new.__suppress_context__ = True
     return new

@@ -120,6 +120,7 @@ _OPTIONS = {
     "max_ast_depth": "Split the expression into smaller statements with intermediate names, or raise the limit "
                      "with --max-depth N.",
     "max_int_bits": "Use a float or a tensor for numbers this large.",
+    "max_int_digits": "Use a float or a tensor for numbers this large, or print them in parts.",
     "max_format_width": "Use a smaller width or precision in the format spec.",
 }
 

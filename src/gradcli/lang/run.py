@@ -223,14 +223,14 @@ class _DataLimit:
             with open("/proc/self/status", "rb") as fh:
                 data_kb = next(int(line.split()[1]) for line in fh if line.startswith(b"VmData:"))
             soft, hard = resource.getrlimit(resource.RLIMIT_DATA)
-            want = data_kb * 1024 + self.max_memory + DATA_HEADROOM
+            want = min(data_kb * 1024 + self.max_memory + DATA_HEADROOM, (1 << 63) - 1)
             if hard != resource.RLIM_INFINITY:
                 want = min(want, hard)
             if soft != resource.RLIM_INFINITY and soft <= want:
                 return self
             resource.setrlimit(resource.RLIMIT_DATA, (want, hard))
             self.old = (soft, hard)
-        except (ImportError, OSError, ValueError, StopIteration):
+        except (ImportError, OSError, ValueError, OverflowError, StopIteration):
             self.old = None
         return self
 
