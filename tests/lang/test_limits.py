@@ -211,7 +211,8 @@ def test_hard_deadline_stops_one_long_operation(tmp_path):
     took = time.monotonic() - t0
     assert p.returncode == 1, p.stderr
     doc = json.loads(p.stdout)
-    assert doc["error"]["kind"] == "limit" and doc["error"]["line"] in (2, 3, 4)
+    # line 1 too: on a loaded machine filling the first 144 MB can itself outlast the 1 s (measured at load 10)
+    assert doc["error"]["kind"] == "limit" and doc["error"]["line"] in (1, 2, 3, 4)
     assert "--timeout" in doc["error"]["hint"] and doc["tensors"] == []
     assert took < 30 and "Traceback" not in p.stderr
 

@@ -46,6 +46,11 @@ class Size(tuple):
     __str__ = __repr__
 
     def numel(self) -> int:
+        if not isinstance(self, Size):  # torch.Size.numel(['a', 5 * 10**9]) multiplied a 5 GB string
+            from ..errors import ArgumentTypeError
+
+            raise ArgumentTypeError(f"descriptor 'numel' for 'torch.Size' objects doesn't apply to a "
+                                    f"'{type(self).__name__}' object")
         n = 1
         for s in self:
             n *= s

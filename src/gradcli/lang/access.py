@@ -43,7 +43,8 @@ from ..errors import GradcliError, error_class
 from ..exposure import DYNAMIC
 from .validate import EXCEPTION_NAMES
 
-__all__ = ["get_attr", "set_attr", "del_attr", "PY_ATTRS", "is_gradcli_object", "type_name", "set_size_checker"]
+__all__ = ["get_attr", "set_attr", "del_attr", "PY_ATTRS", "is_gradcli_object", "type_name", "set_size_checker",
+           "set_key_wrappers"]
 
 _DICT_ATTRS = frozenset({"get", "keys", "values", "items", "copy", "pop", "update", "setdefault", "popitem",
                          "clear"})
@@ -139,12 +140,45 @@ def _str_replace(s: str, old: str, new: str, count: int = -1) -> str:
 
 
 def _str_join(s: str, items) -> str:
-    if isinstance(items, (list, tuple)):
-        total = len(s) * max(0, len(items) - 1)
-        for x in items:
-            total += len(x) if isinstance(x, str) else 0
-        _size_check[0](total, "string")
+    if not isinstance(items, (list, tuple)):
+        # a generator or any iterable: its items first (each ticks), then the size (issue 20:
+        # ('a' * 10**7).join(gen) built 4.3 GB unchecked)
+        items = list(items)
+        _size_check[0](len(items), "list")
+    total = len(s) * max(0, len(items) - 1)
+    for x in items:
+        total += len(x) if isinstance(x, str) else 0
+    _size_check[0](total, "string")
     return s.join(items)
+
+
+def _case(method: str) -> Callable:
+    """``str.upper`` ...: a result up to 3 characters per character (``'\ufb03'.upper()`` is ``'FFI'``),
+    size-checked before it is built."""
+    fn = getattr(str, method)
+
+    def case(s: str) -> str:
+        _size_check[0](len(s) if s.isascii() else 3 * len(s), "string")
+        return fn(s)
+
+    return case
+
+
+def _list_sort(lst: list, *, key: Any = None, reverse: bool = False) -> None:
+    if isinstance(key, type):  # a raw builtin type as key: the run's checked constructor
+        key = _key_wrappers[0].get(key, key)
+    lst.sort(key=key, reverse=reverse)
+
+
+#: the run's checked constructors by builtin type (the interpreter installs them), for ``list.sort(key=list)``
+_key_wrappers: list = [{}]
+
+
+def set_key_wrappers(wrappers: dict) -> dict:
+    """Install the run's checked constructors (``{list: list_, ...}``); returns the previous ones."""
+    old = _key_wrappers[0]
+    _key_wrappers[0] = wrappers
+    return old
 
 
 def _str_format(s: str, *args: Any, **kwargs: Any) -> str:
@@ -171,6 +205,8 @@ _WRAPPED: dict[tuple[type, str], Callable] = {
     (str, "rjust"): _padding("rjust"),
     (str, "center"): _padding("center"),
     (str, "zfill"): _padding("zfill"),
+    (list, "sort"): _list_sort,
+    **{(str, m): _case(m) for m in ("upper", "lower", "title", "capitalize", "swapcase", "casefold")},
 }
 
 

@@ -86,7 +86,8 @@ from typing import Any, Callable, Optional
 
 from ..errors import GradcliError, error_class
 from . import errmap, exceptions
-from .access import del_attr, get_attr, is_gradcli_object, set_attr, set_field_formatter, set_size_checker
+from .access import (del_attr, get_attr, is_gradcli_object, set_attr, set_field_formatter, set_key_wrappers,
+                     set_size_checker)
 from .functions import UNBOUND, Code, UserFunction
 from .limits import Budget, Limits
 from .operators import COMPARE, UNARY, Operators
@@ -221,11 +222,13 @@ class Interpreter:
 
     def __enter__(self) -> "Interpreter":
         self._old_size_checker = set_size_checker(self.budget.check_size)
+        self._old_key_wrappers = set_key_wrappers(self.overrides)
         self._old_formatter = set_field_formatter(self.ops.fmt)
         return self
 
     def __exit__(self, *exc: Any) -> None:
         set_size_checker(self._old_size_checker)
+        set_key_wrappers(self._old_key_wrappers)
         set_field_formatter(self._old_formatter)
 
 
@@ -736,6 +739,7 @@ class Compiler:
             text = ast.unparse(node.test)
         except Exception:  # pragma: no cover - unparse handles every allowed node
             text = "condition"
+        check_text = self.interp.budget.check_text
 
         def assert_(fr):
             P.loc = loc
@@ -748,6 +752,7 @@ class Compiler:
             if msg is not None:
                 m = msg(fr)
                 try:
+                    check_text(m)  # the message's text bounded before str() builds it (a shared list: minutes)
                     message = str(m)
                 except Exception as e:
                     raise fix(e, line, col)

@@ -241,6 +241,12 @@ class Budget:
                 f"the program printed more than {self.limits.max_output:,} characters", "max_output"
             )
 
+    def check_output(self, n: int) -> None:
+        """Raise ``limit`` before ``n`` more characters are built for printing past max_output."""
+        if self.output + n > self.limits.max_output:
+            raise limit_error(f"the program would print more than {self.limits.max_output:,} characters",
+                              "max_output")
+
     def check_size(self, n: int, what: str = "sequence") -> None:
         """Raise ``limit`` if a Python sequence/string of ``n`` items may not be built.
 
@@ -280,6 +286,8 @@ class Budget:
             if n > cap:
                 raise limit_error(f"the text of this {t.__name__} has more than {cap:,} characters (the limit of "
                                   f"{cap:,} elements for a str)", "max_elements")
+            if n >> 6:  # building the text costs steps, as building a string does (check_size)
+                self.charge(n >> 6)
 
 
 def timeout_message(timeout: float, whole: bool, inside: bool = False) -> str:

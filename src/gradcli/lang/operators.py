@@ -27,6 +27,23 @@ def _err(kind: str, message: str) -> GradcliError:
 
 
 _SEQ_TYPES = (list, str, tuple, bytes)
+
+
+def _index(x):
+    """``operator.index(x)`` (an int, a bool, a one-element integer tensor ...), or None when it has none."""
+    if type(x) is int:
+        return x
+    try:
+        return operator.index(x)
+    except Exception:  # noqa: BLE001 - not an index: the operation itself raises its own error
+        return None
+
+
+def _seq_name(x) -> str:
+    for t in _SEQ_TYPES:
+        if isinstance(x, t):
+            return t.__name__
+    return type(x).__name__
 _FMT_NUM = re.compile(r"\d+")
 
 
@@ -44,37 +61,38 @@ class Operators:
                     f"the integer result would have about {bits:,} bits (limit {max_bits:,})", "max_int_bits"
                 )
 
+        # size guards by isinstance and operator.index (issue 20): a torch.Size is a tuple subclass, and
+        # `shape * (6 * 10**8)` built 4.6 GB past the exact-type checks
         def add(a, b):
             ta = type(a)
-            if ta in _SEQ_TYPES and type(b) is ta:
-                check_size(len(a) + len(b), ta.__name__)
+            if ta is not float and isinstance(a, _SEQ_TYPES) and isinstance(b, _SEQ_TYPES):
+                check_size(len(a) + len(b), _seq_name(a))
             return a + b
 
         def iadd(a, b):
             ta = type(a)
-            if ta in _SEQ_TYPES and hasattr(b, "__len__"):
-                check_size(len(a) + len(b), ta.__name__)
+            if ta is not float and isinstance(a, _SEQ_TYPES) and hasattr(b, "__len__"):
+                check_size(len(a) + len(b), _seq_name(a))
             a += b
             return a
 
         def _mul_check(a, b):
-            ta, tb = type(a), type(b)
-            if ta in _SEQ_TYPES and (tb is int or tb is bool):
-                check_size(len(a) * b, ta.__name__)
-            elif tb in _SEQ_TYPES and (ta is int or ta is bool):
-                check_size(len(b) * a, tb.__name__)
-            elif ta is int and tb is int:
+            if isinstance(a, _SEQ_TYPES):
+                n = _index(b)
+                if n is not None:
+                    check_size(len(a) * n, _seq_name(a))
+            elif isinstance(b, _SEQ_TYPES) and isinstance(a, int):  # a Tensor's own * takes a sequence first
+                check_size(len(b) * int(a), _seq_name(b))
+            elif type(a) is int and type(b) is int:
                 int_bits(a.bit_length() + b.bit_length())
 
         def mul(a, b):
-            ta = type(a)
-            if ta is int or ta is bool or ta in _SEQ_TYPES:  # the only left operands _mul_check can refuse
+            if type(a) is not float:  # the hot path of numbers
                 _mul_check(a, b)
             return a * b
 
         def imul(a, b):
-            ta = type(a)
-            if ta is int or ta is bool or ta in _SEQ_TYPES:
+            if type(a) is not float:
                 _mul_check(a, b)
             a *= b
             return a

@@ -722,6 +722,8 @@ def run_on_worker(runner: "_Runner", result: RunResult) -> None:
                 if _WORKERS.get(stack) is w:
                     del _WORKERS[stack]
         if not finished:
+            if note is not None:  # where it stopped, for the watchdog, before rendering takes its time
+                note(position.loc)
             runner.stopped(result)
             return
         box.setdefault("exc", getattr(done, "error", None))

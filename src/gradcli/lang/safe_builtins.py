@@ -60,6 +60,14 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
     """(builtins by name, constructor overrides by type) for one run."""
     tick = budget.tick
     check_text = budget.check_text
+    wrappers: dict = {}  # the checked constructors (filled at the end): what a raw type passed as a value becomes
+
+    def checked(fn: Any) -> Any:
+        """``fn`` as user code may hand it to C: a builtin type (``key=list``, ``map(str, ...)``) becomes its
+        size-checked constructor (issue 20: ``max([range(10**8)], key=list)`` built 3.9 GB, no step charged)."""
+        if isinstance(fn, type):
+            return wrappers.get(fn, fn)
+        return fn
 
     def charge_range(obj: Any, build: bool = False) -> None:
         # a C-level loop over a range costs its length in steps (and, to build a container, its size)
@@ -82,7 +90,10 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
             raise TypeError(f"end must be None or a string, not {type(end).__name__}")
         for a in args:
             check_text(a, True)  # a hugely shared nested list: refused before str() spends minutes in C
-        out.write(sep.join([str(a) for a in args]) + end)
+        texts = [str(a) for a in args]
+        # the whole line is counted before it is built (print(*range(450), sep='a' * 10**7): 4.3 GB)
+        budget.check_output(sum(map(len, texts)) + len(sep) * max(0, len(texts) - 1) + len(end))
+        out.write(sep.join(texts) + end)
 
     def sum_(iterable: Any, /, start: Any = 0) -> Any:
         charge_range(iterable)
@@ -106,11 +117,15 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
     def min_(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 1:
             charge_range(args[0])
+        if "key" in kwargs:
+            kwargs["key"] = checked(kwargs["key"])
         return min(*args, **kwargs)
 
     def max_(*args: Any, **kwargs: Any) -> Any:
         if len(args) == 1:
             charge_range(args[0])
+        if "key" in kwargs:
+            kwargs["key"] = checked(kwargs["key"])
         return max(*args, **kwargs)
 
     def round_(number: Any, ndigits: Any = None) -> Any:
@@ -189,7 +204,7 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         return iterable
 
     def sorted_(iterable: Any, /, *, key: Any = None, reverse: bool = False) -> list:
-        return sorted(sized(iterable, "list"), key=key, reverse=reverse)
+        return sorted(sized(iterable, "list"), key=checked(key), reverse=reverse)
 
     def set_(iterable: Any = (), /) -> set:
         return set(sized(iterable, "set"))
@@ -200,7 +215,7 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
     def map_(fn: Any, /, *iterables: Any):
         if not iterables:
             raise TypeError("map() must have at least two arguments.")
-        m = map(fn, *[iter(x) for x in iterables])
+        m = map(checked(fn), *[iter(x) for x in iterables])
 
         def gen():
             for v in m:
@@ -213,6 +228,7 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
 
     def filter_(fn: Any, iterable: Any, /):
         it = iter(iterable)
+        fn = checked(fn)
 
         def gen():
             for v in it:
@@ -337,4 +353,5 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
 
     overrides: dict[Any, Callable] = {list: list_, tuple: tuple_, dict: dict_, str: str_, set: set_,
                                       frozenset: frozenset_}
+    wrappers.update(overrides)
     return names, overrides
