@@ -682,14 +682,134 @@ def random_options(rnd: Any, **limits: Any) -> RunOptions:
     return opts
 
 
+# ---------------------------------------------------------------------------------------------
+# the classes of issue 20: nesting, shared references, big ints, strings, forged objects, hook returns
+# ---------------------------------------------------------------------------------------------
+#: what a C call may do with a value: hash it, compare it, turn it into text ...
+_C_USES = ["d = {{{v}: 1}}", "s = {{{v}}}", "b = {v} == {v}", "b = [{v}] == [{v}]", "r = repr({v})",
+           "r = str({v})", "print({v})", "f = f'{{{v}}}'", "f = f'{{{v}!r}}'", "p = '%s' % ({v},)",
+           "m = sorted([{v}, {v}], key=str)", "m = max([{v}], key=repr)", "m = min([{v}], key=list)",
+           "L = [{v}]\nL.sort(key=str)", "assert False, {v}", "raise ValueError({v})",
+           "b = {v} in {{{v}: 1}}", "n = len(str({v}))", "j = ', '.join(str(e) for e in [{v}])",
+           "k = list(map(str, [{v}]))", "fz = frozenset([{v}])"]
+
+
+def _nested(rnd: Any, inner: str) -> str:
+    """A display nesting ``inner`` 1-120 levels deep (tuples, lists, dict values, sets of tuples)."""
+    depth = rnd.choice([1, 2, 5, 20, 50, 90, 99, 120])
+    kind = rnd.choice(["tuple", "list", "dict", "mixed"])
+    out = inner
+    for i in range(depth):
+        k = kind if kind != "mixed" else rnd.choice(["tuple", "list", "dict"])
+        out = {"tuple": f"({out},)", "list": f"[{out}]", "dict": f"{{'k': {out}}}"}[k]
+    return out
+
+
+def gen_hardening(rnd: Any) -> str:
+    """A program of one of issue 20's classes: deep nesting built in a loop, structures sharing inner
+    objects, big ints, long strings, forged engine objects, odd hook returns and ctx fields, each handed to
+    the C calls that recurse or loop on it (hash, ==, repr, str, sort with a key, join, %-formatting ...).
+    Sizes stay within the fuzz limits' reach, so what ends is a value or a ``limit`` error, never a hang."""
+    kind = rnd.choice(["nesting", "shared", "bigint", "string", "forged", "hook", "ctx"])
+    lines: list[str] = []
+    use = rnd.choice(_C_USES)
+    if kind == "nesting":
+        loops = rnd.choice([1, 10, 100, 1000, 10**4, 10**5])
+        lines += ["t = 0", f"for i in range({loops}):", f"    t = {_nested(rnd, 't')}", use.format(v="t")]
+    elif kind == "shared":
+        k = rnd.choice([2, 10, 100, 300])  # k**3 work at most in one C call (10**7 at 300 ...)
+        base = rnd.choice(["(0,)", "[0]", "'a'", "(0.5, None)", "[[0]]"])
+        shape = rnd.choice(["(({b} * {k},) * {k},) * {k}", "[[{b} * {k}] * {k}] * {k}", "[{b} * {k}] * {k}",
+                            "{{'a': [{b} * {k}] * {k}}}"])
+        lines += [f"v = {shape.format(b=base, k=k)}", use.format(v="v")]
+    elif kind == "bigint":
+        e = rnd.choice([10, 100, 4300, 4301, 5000, 10**5, 10**6])
+        expr = rnd.choice([f"10 ** {e}", f"2 ** ({e} * 3)", f"int('1' * {e})", f"1 << {e}", f"pow(10, {e})",
+                           f"-(10 ** {e})", f"abs(-7) ** {e}"])
+        lines += [f"n = {expr}", rnd.choice(["s = str(n)", "print(n)", "f = f'{n}'", "f = f'{n:,}'", "r = repr(n)",
+                                             "p = '%d' % n", "h = {n: 1}", "m = n % 7", "t = torch.tensor(n)",
+                                             "t = torch.ones(2) * n", "b = n == n + 1"])]
+    elif kind == "string":
+        n = rnd.choice([10, 10**4, 10**6, 10**7, 10**8])
+        ch = rnd.choice(["'a'", "'\\ufb03'", "'\\u00df'", "'ab\\n'"])
+        lines += [f"s = {ch} * {n}", rnd.choice([
+            "u = s.upper()", "u = s.lower()", "u = s.title()", "u = s.swapcase()", "u = s.casefold()",
+            "j = s.join(str(i) for i in range(50))", "j = s.join(['x', 'y'])", "print(1, 2, sep=s)",
+            "print(1, end=s)", "print(*range(50), sep=s)", "r = s.replace('a', s)", "c = s.center(10**8)",
+            "p = '%s%s' % (s, s)", "f = f'{s}{s}'", "assert False, s", "raise KeyError(s)", "z = s.zfill(10**9)",
+            "L = s.split()", "e = s.encode()", "q = s * 3", "w = [s] * 1000"])]
+    elif kind == "forged":
+        lines += [rnd.choice([
+            "d = torch.dtype('evil', 'float32', 2, 6)", "d = torch.dtype()", "n = torch.Size.numel(['a', 5 * 10**9])",
+            "n = torch.Size.numel((2, 3))", "x = torch.ones(2, requires_grad=True)\na = x.numpy(True)",
+            "s = torch.ones(2, 3).shape\nt = s * (6 * 10**8)", "s = torch.ones(2, 3).shape\nt = s + s * 10**9",
+            "x = torch.ones(2)\ny = x.new_tensor(x.shape * 10**8)", "s = torch.Size([2, 3])\nprint(s * 2, (1,) + s)",
+            "x = torch.ones(2)\nprint(x.numpy(force=True))"])]
+    elif kind == "hook":
+        ret = rnd.choice(["('abc',)", "'ab'", "range(10)", "[g]", "(g, g)", "None", "g * 2", "1", "torch.ones(3)",
+                          "(None,)", "{}", "g.double()", "g.int()", "print"])
+        reg = rnd.choice(["y.grad_fn.register_prehook(lambda g: {r})", "y.grad_fn.register_hook(lambda gi, go: {r})",
+                          "y.register_hook(lambda g: {r})", "x.register_hook(lambda g: {r})",
+                          "x.register_post_accumulate_grad_hook(lambda p: {r})"])
+        lines += ["x = torch.ones(2, requires_grad=True)", "y = x * 2", reg.format(r=ret), "y.sum().backward()",
+                  "print(x.grad)"]
+    else:
+        stmt = rnd.choice(["ctx.to_save = 7", "ctx.to_save = [x]", "ctx.to_save = (x, 1)", "ctx.dirty_tensors = 0",
+                           "ctx.non_differentiable = 'ab'", "ctx.mark_dirty(1)", "ctx.mark_non_differentiable(None)",
+                           "ctx.name = 5", "ctx.saved_tensors = 3", "ctx.needs_input_grad = 1",
+                           "ctx.save_for_backward(x, 2)", "ctx.dirty_tensors = (x,)", "ctx.set_materialize_grads(3)"])
+        lines += ["class F(torch.autograd.Function):", "    @staticmethod", "    def forward(ctx, x):",
+                  f"        {stmt}", "        return x * 2", "", "    @staticmethod", "    def backward(ctx, g):",
+                  "        return g", "", "x = torch.ones(2, requires_grad=True)", "y2 = F.apply(x)",
+                  rnd.choice(["y2.add_(1)", "y2.sum().backward()", "print(y2.grad_fn.name())", "z = y2 * 3"])]
+    return "\n".join(lines) + "\n"
+
+
 def make_input(rnd: Any) -> tuple[str, Any]:
-    """One fuzz input: (source kind, str or bytes) mixing the three sources."""
+    """One fuzz input: (source kind, str or bytes) mixing the sources (issue 20's classes: 15%)."""
     r = rnd.random()
-    if r < 0.4:
+    if r < 0.15:
+        return "hard", gen_hardening(rnd)
+    if r < 0.45:
         return "gen", gen_program(rnd)
     if r < 0.8:
         return "mut", mutate_program(rnd)
     return "bytes", mutate_bytes(rnd)
+
+
+#: output paths that resolve to an input (issue 20, Must have 6), for ``check_cli_paths``
+_INPUT_PATHS = ["/dev/stdin", "/proc/self/fd/0", "/dev/fd/0", "{input}", "./{name}", "{link}", "{hard}"]
+
+
+def check_cli_paths(rnd: Any, path: Path, timeout: float = 60.0) -> Optional[str]:
+    """``graph --output`` / ``run --snapshot`` naming the input in one of its spellings (through standard
+    input too): the command must refuse it (exit 2) and leave the input byte for byte as it was."""
+    before = path.read_bytes()
+    link, hard = path.with_name("link.py"), path.with_name("hard.py")
+    for p in (link, hard):
+        if p.exists() or p.is_symlink():
+            p.unlink()
+    link.symlink_to(path.name)
+    os.link(path, hard)
+    target = rnd.choice(_INPUT_PATHS).format(input=path, name=path.name, link=link, hard=hard)
+    via_stdin = target in ("/dev/stdin", "/proc/self/fd/0", "/dev/fd/0") or rnd.random() < 0.3
+    file_arg = "-" if via_stdin and rnd.random() < 0.7 else str(path)
+    if rnd.random() < 0.5:
+        args = ["graph", file_arg, "--format", rnd.choice(["dot", "json", "mermaid"]), "--output", target]
+    else:
+        args = ["run", file_arg, "--json", "--snapshot", target]
+    if target in ("/dev/stdin", "/proc/self/fd/0", "/dev/fd/0") and not via_stdin:
+        return None
+    e = dict(os.environ)
+    e["PYTHONPATH"] = str(SRC) + os.pathsep + e.get("PYTHONPATH", "")
+    with open(path, "rb") as fh:
+        proc = subprocess.run([sys.executable, "-m", "gradcli", *args], stdin=fh if via_stdin else subprocess.DEVNULL,
+                              capture_output=True, env=e, timeout=timeout, cwd=path.parent)
+    if path.read_bytes() != before:
+        return f"clobbered: gradcli {' '.join(args)} changed its input"
+    if proc.returncode != 2:
+        return f"exit status {proc.returncode} for an output naming the input: gradcli {' '.join(args)}"
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -74,6 +74,9 @@ def run_chunk(args: tuple) -> dict:
                 problem = fuzzlib.check_cli(path, ["run", "--json", "--max-steps", "20000", "--timeout", "3",
                                                    "--max-elements", "200000"], timeout=60)
                 out["cli"] += 1
+                if problem is None and i % (2 * cli_every) == 0:  # issue 20: an output naming the input
+                    problem = fuzzlib.check_cli_paths(rnd, path, timeout=60)
+                    out["cli"] += 1
             if problem is not None:
                 out["failures"] += 1
                 # the class of failure: "exception" (escaped: exit 70 at the CLI), "traceback" (printed by the
