@@ -170,7 +170,8 @@ def test_fast_commands_keep_their_output_and_status(tmp_path):
 def test_timeout_of_reads_the_command_line_as_typer_does():
     from gradcli.app.watchdog import timeout_of
 
-    assert timeout_of(["run", "f.py"]) == 60.0 and timeout_of(["compare", "f.py"]) == 120.0
+    assert timeout_of(["run", "f.py"]) == 60.0 and timeout_of(["compare", "f.py"]) == 180.0
+    assert timeout_of(["check", "f.py"]) == 600.0  # its reruns: the whole command, 60 s per run
     assert timeout_of(["run", "f.py", "--timeout", "2.5"]) == 2.5
     assert timeout_of(["check", "--timeout=3", "f.py"]) == 3.0
     assert timeout_of(["run", "f.py", "--timeout", "nan"]) is None

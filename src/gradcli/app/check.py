@@ -781,6 +781,10 @@ def check_source(source: Union[str, bytes], filename: str, options: Any,
     return report
 
 
+def _seconds(t: float) -> str:
+    return f"{t:,.0f} s" if t >= 100 else f"{t:.3g} s"
+
+
 def _plan_reruns(inputs: list, settings: CheckSettings, options: Any, took: float, report: CheckReport) -> bool:
     """State how many times check reruns the file (a note), and refuse -- a ``limit`` error of the report's
     run, False -- when that many runs of the reference run's duration ``took`` would outlast the command's
@@ -794,15 +798,20 @@ def _plan_reruns(inputs: list, settings: CheckSettings, options: Any, took: floa
     why = "2 per checked element" + (", 1 for --per-node" if settings.per_node else "")
     report.notes.append(f"check reruns the file {planned:,} times ({why})")
     whole = command_deadline()
+    if whole is None:  # no command clock (the library called directly): each run has its own time limit
+        return True
     timeout = DEFAULT_LIMITS.with_options(options).timeout
-    left = timeout - took if whole is None else whole - time.monotonic()
+    left = whole - time.monotonic()
     estimate = planned * took
     if estimate <= left:
         return True
+    from ..lang.limits import command_timeout
+
+    limit = command_timeout() or timeout
     err = limit_error(
-        f"check would rerun the file {planned:,} times ({why}), about {estimate:.3g} s at the reference run's "
-        f"{took:.3g} s each: more than the {max(0.0, left):.3g} s left of the time limit of {timeout:g} s",
-        "timeout")
+        f"check would rerun the file {planned:,} times ({why}), about {_seconds(estimate)} at the reference run's "
+        f"{_seconds(took)} each: more than the {_seconds(max(0.0, left))} left of the command's time limit of "
+        f"{limit:g} s", "timeout")
     from ..lang.result import ErrorRecord
 
     report.run.ok = False

@@ -163,6 +163,11 @@ def end_command() -> None:
     _COMMAND[0] = _COMMAND[1] = None
 
 
+def command_timeout() -> Optional[float]:
+    """The armed command's time limit in seconds, or None."""
+    return _COMMAND[1]
+
+
 def command_deadline() -> Optional[float]:
     """The monotonic time by which the command's runs must end, or None (not armed, or no run yet)."""
     return _COMMAND[0]
