@@ -248,8 +248,8 @@ class Budget:
 
     def check_output(self, n: int) -> None:
         """Raise ``limit`` before ``n`` more characters are built for printing past max_output."""
-        if self.output + n > self.limits.max_output:
-            raise limit_error(f"the program would print more than {self.limits.max_output:,} characters",
+        if self.output + n > self.limits.max_output:  # worded as add_output's: the line is never written
+            raise limit_error(f"the program printed more than {self.limits.max_output:,} characters",
                               "max_output")
 
     def check_size(self, n: int, what: str = "sequence") -> None:
