@@ -19,8 +19,9 @@ import pytest
 from conftest import needs_engine
 
 SRC = Path(__file__).resolve().parents[2] / "src"
-#: slack beyond what the same command takes on a one-line file (a loaded machine slows everything)
-SLACK = 2.0
+#: slack beyond what the same command takes on a one-line file: the stopped command is rendered again by the
+#: watchdog process, which at a load average of 10 on 2 cores took up to 4 s more (measured); alone, well under 1 s
+SLACK = 5.0
 
 
 def _gradcli(args: list, cwd: Path, timeout: float = 120, stdin=None) -> tuple[subprocess.CompletedProcess, float]:
