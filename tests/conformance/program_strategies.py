@@ -2285,6 +2285,442 @@ def grad_maintenance(g: Gen) -> None:
 
 
 # --------------------------------------------------------------------------------------------
+# modules, optimizer loops, DataLoader loops (issue 17): nn_program
+# --------------------------------------------------------------------------------------------
+# A program of its own kind: a model (``class Net(nn.Module)`` or ``nn.Sequential``) over the layers of SPEC
+# 2b, a loss module with ``reduction=``, an optimizer (param groups, maybe an lr scheduler) and a loop of 1-5
+# steps, full-batch or over a DataLoader, then state, eval mode, state_dict round trips.  Numerics: training
+# makes every parameter a float32 value that may differ from PyTorch's in the last bits, so values are printed
+# as Python floats in full (``loss.item()``, ``.tolist()``), which differential.stdout_close compares with
+# tolerance, never as a tensor's 4-digit text (a last-bit difference can flip its last digit); the parameters
+# themselves are compared, with tolerance, in the JSON (``model.fc1.weight``).
+
+@dataclass
+class Layer:
+    """One layer of a generated model."""
+
+    attr: str
+    ctor: str
+    params: int = 0  # parameter tensors
+    #: forward lines of ``class Net`` for it (None: ``x = self.ATTR(x)``); ``{m}`` is ``self.ATTR``
+    forward: Optional[list] = None
+    sequential: bool = True  # may sit in an nn.Sequential (a tensor in, a tensor out)
+
+
+_NN_ACTS = ("ReLU()", "Tanh()", "Sigmoid()", "LeakyReLU(0.1)", "ELU()", "GELU()", "SiLU()", "Softplus()",
+            "Hardtanh()", "LeakyReLU()", "GELU(approximate='tanh')")
+_NN_FUNCTIONAL_ACTS = ("F.relu(x)", "torch.tanh(x)", "torch.sigmoid(x)", "F.gelu(x)", "F.silu(x)",
+                       "F.leaky_relu(x, 0.2)", "F.elu(x)", "x.relu()")
+
+
+class NNGen:
+    """Draws one model: its layers, input and output sizes (valid by construction)."""
+
+    def __init__(self, g: Gen) -> None:
+        self.g = g
+        self.layers: list[Layer] = []
+        self.n = 0
+        self.dropout = False
+        self.batchnorm = False
+
+    def add(self, kind: str, ctor: str, params: int = 0, forward: Optional[list] = None,
+            sequential: bool = True) -> Layer:
+        self.n += 1
+        layer = Layer(f"{kind}{self.n}", ctor, params, forward, sequential)
+        self.layers.append(layer)
+        return layer
+
+    def act(self) -> None:
+        g = self.g
+        if g.bool(0.25):  # a functional activation in forward (no layer of its own)
+            self.n += 1
+            self.layers.append(Layer("", "", 0, ["x = " + g.pick(_NN_FUNCTIONAL_ACTS)], sequential=False))
+        else:
+            self.add("act", "nn." + g.pick(_NN_ACTS))
+
+    def linear(self, fin: int, fout: int, bias: Optional[bool] = None) -> None:
+        bias = self.g.bool(0.85) if bias is None else bias
+        self.add("fc", f"nn.Linear({fin}, {fout}{'' if bias else ', bias=False'})", 2 if bias else 1)
+
+    def batch_norm(self, nd: int, h: int) -> None:
+        affine = self.g.bool(0.85)
+        self.add("bn", f"nn.BatchNorm{nd}d({h}{'' if affine else ', affine=False'})", 2 if affine else 0)
+        self.batchnorm = True
+
+    def mlp(self, batch: int) -> tuple:
+        g = self.g
+        fin = g.int(2, 5)
+        width = fin
+        for _ in range(g.int(0, 2)):
+            h = g.int(2, 6)
+            bn = g.bool(0.2)
+            # a bias right before a BatchNorm has a gradient of exactly zero in mathematics and of rounding
+            # noise in float32, which Adam/RMSprop/Adagrad turn into a step of +-lr of the noise's sign: none
+            self.linear(width, h, bias=False if bn else None)
+            if bn:
+                self.batch_norm(1, h)
+            self.act()
+            r = g.int(0, 9)
+            if r < 3:
+                self.add("drop", f"nn.Dropout({lit(g.pick([0.0, 0.25, 0.5, 0.2]))})")
+                self.dropout = True
+            elif r < 5 and h >= 3:
+                # (not over 2 features: LayerNorm(2) gives +-1 whatever its input, so every gradient before it
+                # is rounding noise, which an adaptive optimizer turns into steps of +-lr: seed 12)
+                eaf = g.bool(0.85)
+                self.add("ln", f"nn.LayerNorm({h}{'' if eaf else ', elementwise_affine=False'})", 2 if eaf else 0)
+            width = h
+        out = g.int(1, 4)
+        self.linear(width, out)
+        return f"torch.randn({batch}, {fin})", out
+
+    def embed(self, batch: int) -> tuple:
+        g = self.g
+        vocab, dim, length = g.int(3, 6), g.int(2, 4), g.int(1, 3)
+        self.add("emb", f"nn.Embedding({vocab}, {dim}{', padding_idx=0' if g.bool(0.2) else ''})", 1)
+        if g.bool(0.5):
+            self.add("flat", "nn.Flatten()")
+            width = length * dim
+        else:
+            self.n += 1
+            self.layers.append(Layer("", "", 0, ["x = x.mean(dim=1)"], sequential=False))
+            width = dim
+        if g.bool(0.4):
+            self.act()
+        out = g.int(1, 4)
+        self.linear(width, out)
+        return f"torch.randint(0, {vocab}, ({batch}, {length}))", out
+
+    def conv(self, batch: int, nd: int) -> tuple:
+        g = self.g
+        cin, cout = g.int(1, 3), g.int(1, 3)
+        size = [g.int(3, 6) for _ in range(nd)]
+        expr = f"torch.randn({', '.join(map(str, [batch, cin] + size))})"
+        pad, stride = g.pick([0, 0, 1]), g.pick([1, 1, 2])
+        k = min(g.pick([1, 2, 3]), min(size) + 2 * pad)
+        bn = g.bool(0.25)
+        bias = not bn and g.bool(0.8)
+        extra = (f", stride={stride}" if stride != 1 else "") + (f", padding={pad}" if pad else "") + \
+            ("" if bias else ", bias=False")
+        self.add("conv", f"nn.Conv{nd}d({cin}, {cout}, {k}{extra})", 2 if bias else 1)
+        size = [(s + 2 * pad - k) // stride + 1 for s in size]
+        if bn:
+            self.batch_norm(nd, cout)
+        self.act()
+        if min(size) >= 2 and g.bool(0.6):
+            pool = g.pick(["MaxPool1d(2)", "MaxPool1d(2, stride=1)"] if nd == 1 else
+                          ["MaxPool2d(2)", "AvgPool2d(2)", "MaxPool2d(2, stride=1)"])
+            self.add("pool", "nn." + pool)
+            size = [s - 1 for s in size] if "stride=1" in pool else [s // 2 for s in size]
+        self.add("flat", "nn.Flatten()")
+        out = g.int(1, 4)
+        self.linear(cout * int(np.prod(size)), out)
+        return expr, out
+
+    def rnn(self, batch: int) -> tuple:
+        g = self.g
+        fin, hidden, length = g.int(1, 3), g.int(2, 4), g.int(1, 4)
+        kind = g.pick(["RNN", "LSTM", "GRU"])
+        layers = g.pick([1, 1, 2])
+        first = g.bool(0.7)
+        extra = (f", num_layers={layers}" if layers != 1 else "") + (", batch_first=True" if first else "")
+        if kind == "RNN" and g.bool(0.3):
+            extra += ", nonlinearity='relu'"
+        self.add("rnn", f"nn.{kind}({fin}, {hidden}{extra})", 4 * layers,
+                 forward=["x, _ = {m}(x)", "x = " + ("x[:, -1]" if first else "x[-1]")], sequential=False)
+        out = g.int(1, 4)
+        self.linear(hidden, out)
+        shape = (batch, length, fin) if first else (length, batch, fin)
+        return f"torch.randn({', '.join(map(str, shape))})", out
+
+    def draw(self, batch: Any) -> tuple:
+        """(input expression, output features, kind)."""
+        kind = self.g.pick(["mlp", "mlp", "mlp", "embed", "conv1d", "conv2d", "rnn"])
+        if kind in ("conv1d", "conv2d"):
+            expr, out = self.conv(batch, 1 if kind == "conv1d" else 2)
+        else:
+            expr, out = getattr(self, kind)(batch)
+        return expr, out, kind
+
+    @property
+    def param_count(self) -> int:
+        return sum(layer.params for layer in self.layers)
+
+    @property
+    def sequential_ok(self) -> bool:
+        return all(layer.sequential for layer in self.layers)
+
+
+def _nn_emit_model(g: Gen, m: NNGen) -> tuple:
+    """Emits the model's definition and construction; returns (model name, constructor text, first layer
+    text for freezing, whether it is a class)."""
+    if m.sequential_ok and g.bool(0.35):
+        inner = ", ".join(layer.ctor for layer in m.layers)
+        g.emit(f"model = nn.Sequential({inner})")
+        return "model", f"nn.Sequential({inner})", "model[0]", False
+    g.emit("class Net(nn.Module):")
+    g.emit("    def __init__(self):")
+    g.emit("        super().__init__()" if g.bool(0.8) else "        super(Net, self).__init__()")
+    for layer in m.layers:
+        if layer.attr:
+            g.emit(f"        self.{layer.attr} = {layer.ctor}")
+    g.emit("")
+    g.emit("    def forward(self, x):")
+    for layer in m.layers:
+        if layer.forward is None:
+            g.emit(f"        x = self.{layer.attr}(x)")
+        else:
+            for line in layer.forward:
+                g.emit("        " + line.format(m=f"self.{layer.attr}"))
+    g.emit("        return x")
+    g.emit("")
+    g.emit("model = Net()")
+    first = next(layer.attr for layer in m.layers if layer.attr)
+    return "model", "Net()", f"model.{first}", True
+
+
+_LOSSES_REGRESSION = ("MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "SmoothL1Loss(beta=0.5", "HuberLoss(delta=2.0")
+
+
+def _nn_loss(g: Gen, batch: int, out: int) -> tuple:
+    """(target expression, loss constructor, output transform before the loss, reduction)."""
+    reduction = g.pick(["mean", "mean", "sum", "none", None])
+    red = "" if reduction is None else f"reduction={reduction!r}"
+    kind = g.pick(["regression", "regression", "ce", "ce", "nll", "bce_logits", "bce", "kl"])
+    if kind in ("ce", "nll", "kl") and out < 2:
+        kind = "regression"  # a softmax over one class is 1 whatever its input: no gradient but noise
+
+    def ctor(name: str, *args: str) -> str:
+        inner = [a for a in args if a] + ([red] if red else [])
+        if "(" in name:  # a name with its own first argument
+            name, first = name.split("(")
+            inner.insert(0, first)
+        return f"nn.{name}({', '.join(inner)})"
+
+    if kind == "regression":
+        return f"torch.randn({batch}, {out})", ctor(g.pick(_LOSSES_REGRESSION)), "{o}", reduction
+    if kind == "ce":
+        smooth = "label_smoothing=0.1" if g.bool(0.2) else ""
+        if g.bool(0.2):  # class probabilities as the target
+            return f"torch.randn({batch}, {out}).softmax(dim=1)", ctor("CrossEntropyLoss", smooth), "{o}", reduction
+        return f"torch.randint(0, {out}, ({batch},))", ctor("CrossEntropyLoss", smooth), "{o}", reduction
+    if kind == "nll":
+        return f"torch.randint(0, {out}, ({batch},))", ctor("NLLLoss"), "F.log_softmax({o}, dim=1)", reduction
+    if kind == "bce_logits":
+        target = g.pick([f"torch.rand({batch}, {out})", f"torch.randint(0, 2, ({batch}, {out})).float()"])
+        pw = f"pos_weight=torch.full(({out},), 2.0)" if g.bool(0.15) else ""
+        return target, ctor("BCEWithLogitsLoss", pw), "{o}", reduction
+    if kind == "bce":
+        return f"torch.rand({batch}, {out})", ctor("BCELoss"), "torch.sigmoid({o})", reduction
+    if reduction == "mean" or (reduction is None and g.bool(0.5)):
+        reduction, red = "batchmean", "reduction='batchmean'"
+    log_target = g.bool(0.2)
+    target = f"torch.randn({batch}, {out}).{'log_softmax' if log_target else 'softmax'}(dim=1)"
+    return target, ctor("KLDivLoss", "log_target=True" if log_target else ""), "F.log_softmax({o}, dim=1)", reduction
+
+
+def _nn_optimizer(g: Gen, params: str, adaptive: bool = True) -> tuple:
+    """(constructor text, optimizer name, its state keys).
+
+    Adam, AdamW, RMSprop and Adagrad get ``eps=`` 1e-3 or 1e-2, never their default (1e-8, 1e-10): they step
+    by ``g / (sqrt(v) + eps)``, and where a gradient element is near zero -- rounding noise of an exact zero
+    (every bias before a BatchNorm), or a sum that cancels (an LSTM's hidden-to-hidden weights, -1.958e-08
+    against PyTorch's -1.957e-08, within SPEC 1's atol) -- its relative error becomes a step error of up to
+    +-lr (seeds 12 and 2026120203).  With eps well above rounding noise the step is as well conditioned as
+    the gradient.
+
+    ``adaptive=False`` (a model with a BatchNorm): SGD only.  A BatchNorm makes the gradient of everything
+    that shifts a channel across the batch before it (every bias before it, through the linear pieces of the
+    activations between) exactly zero in mathematics, rounding noise (1e-8) in float32, and even eps=1e-3
+    makes that noise a step past atol within two Adam steps (seed 2026120203: a LayerNorm bias before a
+    BatchNorm, -1.05e-06 against 1.5e-07); SGD keeps it at lr * 1e-8."""
+    kind = g.pick(["SGD", "SGD", "Adam", "AdamW", "RMSprop", "Adagrad"] if adaptive else ["SGD"])
+    eps = f"eps={g.pick(['1e-3', '0.01'])}"
+    kw: list[str] = []
+    if kind == "SGD":
+        kw.append(f"lr={g.pick(['0.1', '0.05', '0.01'])}")
+        momentum = g.pick([0, 0, 0.9, 0.5])
+        state = []
+        if momentum:
+            kw.append(f"momentum={momentum}")
+            state = ["momentum_buffer"]
+            if g.bool(0.4):
+                kw.append("nesterov=True")
+            elif g.bool(0.2):
+                kw.append("dampening=0.1")
+        if g.bool(0.3):
+            kw.append(f"weight_decay={g.pick(['0.01', '0.1'])}")
+        if g.bool(0.15):
+            kw.append("maximize=True")
+    elif kind in ("Adam", "AdamW"):
+        kw += [f"lr={g.pick(['0.01', '0.05', '0.001'])}", eps]
+        if g.bool(0.2):
+            kw.append("betas=(0.8, 0.99)")
+        if g.bool(0.3):
+            kw.append(f"weight_decay={g.pick(['0.01', '0.1'])}")
+        state = ["step", "exp_avg", "exp_avg_sq"]
+        if g.bool(0.3):
+            kw.append("amsgrad=True")
+            state.append("max_exp_avg_sq")
+        if g.bool(0.1):
+            kw.append("maximize=True")
+    elif kind == "RMSprop":
+        kw += [f"lr={g.pick(['0.01', '0.001'])}", eps]
+        state = ["step", "square_avg"]
+        if g.bool(0.3):
+            kw.append("alpha=0.9")
+        if g.bool(0.3):
+            kw.append("momentum=0.5")
+            state.append("momentum_buffer")
+        if g.bool(0.3):
+            kw.append("centered=True")
+            state.append("grad_avg")
+        if g.bool(0.2):
+            kw.append("weight_decay=0.01")
+    else:
+        kw += [f"lr={g.pick(['0.1', '0.01'])}", eps]
+        state = ["step", "sum"]
+        if g.bool(0.3):
+            kw.append("lr_decay=0.01")
+        if g.bool(0.3):
+            kw.append("initial_accumulator_value=0.1")
+        if g.bool(0.2):
+            kw.append("weight_decay=0.01")
+    spelled = g.pick([f"torch.optim.{kind}", f"optim.{kind}"])
+    return f"{spelled}({', '.join([params] + kw)})", kind, state
+
+
+#: the share of programs that are nn_program's
+NN_PROGRAMS = float(os.environ.get("GRADCLI_GEN_NN", "0.3"))
+
+
+def nn_program(g: Gen) -> None:
+    """A training program: model, loss, optimizer, loop (see the section comment)."""
+    g.emit(g.pick(["import torch.nn as nn", "from torch import nn"]))
+    g.emit(g.pick(["import torch.optim as optim", "from torch import optim"]))
+    loader = g.bool(0.4)
+    if loader:
+        g.emit("from torch.utils.data import DataLoader, TensorDataset")
+    g.emit(f"torch.manual_seed({g.int(0, 20)})")
+    m = NNGen(g)
+    x_expr, out, kind = m.draw("BATCH")  # (the batch size is drawn after the layers)
+    batch = g.int(2, 6)
+    if m.batchnorm:
+        # a BatchNorm over a batch of 2 or 3 rows often sees a channel of tiny variance, where its 1/std
+        # magnifies float32 rounding past the tolerance within a few steps (seed 2026120201: a weight's
+        # gradient 3.7677 against PyTorch's 3.7676 at step 3 of SGD): a larger batch, at most 3 steps
+        batch = max(batch, 4)
+    x_expr = x_expr.replace("BATCH", str(batch))
+    model, ctor, first, is_class = _nn_emit_model(g, m)
+    if g.bool(0.3):
+        g.emit(f"print({model})")
+    if g.bool(0.15):
+        g.emit(f"print([(n, tuple(p.shape)) for n, p in {model}.named_parameters()])")
+    frozen = False
+    if m.param_count > 2 and g.bool(0.15):
+        frozen = True
+        g.emit(g.pick([f"{first}.requires_grad_(False)",
+                       f"for p in {first}.parameters():\n    p.requires_grad = False"]))
+    g.emit(f"X = {x_expr}")
+    target, loss_ctor, transform, reduction = _nn_loss(g, batch, out)
+    g.emit(f"y = {target}")
+    g.emit(f"loss_fn = {loss_ctor}")
+    # the optimizer's parameters: all, param groups, or the trainable ones
+    groups = 1
+    if m.param_count >= 2 and not frozen and g.bool(0.25):
+        k = g.int(1, m.param_count - 1)
+        g.emit(f"params = list({model}.parameters())")
+        lr2 = g.pick(["0.001", "0.02"])
+        params = f"[{{'params': params[:{k}]}}, {{'params': params[{k}:], 'lr': {lr2}}}]"
+        groups = 2
+    elif frozen:
+        params = g.pick([f"[p for p in {model}.parameters() if p.requires_grad]",
+                         f"filter(lambda p: p.requires_grad, {model}.parameters())"])
+    else:
+        params = f"{model}.parameters()"
+    opt_ctor, opt_kind, state_keys = _nn_optimizer(g, params, adaptive=not m.batchnorm)
+    g.emit(f"opt = {opt_ctor}")
+    sched = None
+    if g.bool(0.3):
+        sched = g.pick(["StepLR(opt, step_size=2, gamma=0.5)", "ExponentialLR(opt, gamma=0.9)",
+                        "LambdaLR(opt, lr_lambda=lambda epoch: 1.0 / (epoch + 1))", "StepLR(opt, 1)"])
+        g.emit(f"sched = {g.pick(['torch.optim.lr_scheduler', 'optim.lr_scheduler'])}.{sched}")
+    if m.dropout or m.batchnorm or g.bool(0.1):
+        g.emit(g.pick([f"{model}.train()", "pass"]))
+    zero = g.pick(["opt.zero_grad()", "opt.zero_grad(set_to_none=False)", "opt.zero_grad(set_to_none=True)",
+                   f"{model}.zero_grad()"])
+    clip = g.pick([None, None, None, f"nn.utils.clip_grad_norm_({model}.parameters(), {g.pick(['1.0', '0.5'])})",
+                   f"torch.nn.utils.clip_grad_value_({model}.parameters(), 0.1)",
+                   f"print(nn.utils.clip_grad_norm_({model}.parameters(), max_norm=2.0).item())"])
+    # the loss a loop prints: reduction='none' gives a tensor, reduced here
+    loss_expr = f"loss_fn({transform.format(o=f'{model}(xb)' if loader else f'{model}(X)')}, {'yb' if loader else 'y'})"
+    if reduction == "none":
+        loss_expr = f"{loss_expr}.{g.pick(['mean', 'sum'])}()"
+
+    def body(step: str) -> None:
+        g.emit(zero)
+        g.emit(f"loss = {loss_expr}")
+        g.emit("loss.backward()")
+        if clip:
+            g.emit(clip)
+        g.emit("opt.step()")
+        g.emit(f"print({step}, loss.item())" if g.bool(0.8) else f"print({step}, round(loss.item(), 2) > -1e9)")
+
+    if loader:
+        bs = batch if m.batchnorm else g.int(1, batch)  # (no BatchNorm over a small batch: see above)
+        shuffle, drop = g.bool(0.5), g.bool(0.3)
+        extra = (", shuffle=True" if shuffle else "") + (", drop_last=True" if drop else "")
+        g.emit(f"loader = DataLoader(TensorDataset(X, y), batch_size={bs}{extra})")
+        if g.bool(0.3):
+            g.emit("print(len(loader), len(loader.dataset))")
+        g.emit(f"for epoch in range({g.int(1, 2)}):")
+        g.indent += 1
+        g.emit("for i, (xb, yb) in enumerate(loader):" if g.bool(0.5) else "for xb, yb in loader:")
+        g.indent += 1
+        body("epoch")
+        g.indent -= 1
+    else:
+        g.emit(f"for step in range({g.int(1, 3 if m.batchnorm else 5)}):")
+        g.indent += 1
+        body("step")
+    if sched:
+        g.emit("sched.step()")
+    g.indent -= 1
+    # what the loop left behind
+    for _ in range(g.int(1, 3)):
+        r = g.int(0, 7)
+        if r == 0 and state_keys:
+            key = g.pick(state_keys)
+            p = g.pick([f"{model}.parameters()", f"reversed(list({model}.parameters()))"])
+            g.emit(f"p0 = next(iter({p}))")
+            g.emit(f"print(opt.state[p0][{key!r}]" + (".tolist())" if key != "step" else ")"))
+        elif r == 1:
+            g.emit(f"print(opt.param_groups[{g.int(0, groups - 1)}]['lr'])")
+            if sched:
+                g.emit("print(sched.get_last_lr())")
+        elif r == 2:
+            g.emit("print(opt.state_dict()['param_groups'])")
+        elif r == 3:
+            g.emit(f"print(len(opt.state), [p.grad is None for p in {model}.parameters()])")
+        elif r == 4:
+            g.emit(f"{model}.eval()")
+            g.emit(f"print({model}.training)")
+            g.emit("with torch.no_grad():")
+            g.emit(f"    pred = {model}(X)")
+            g.emit("print(pred.shape, pred.requires_grad)")
+        elif r == 5:
+            g.emit("sd = model.state_dict()")
+            g.emit("print(list(sd.keys()))")
+            g.emit(f"model2 = {ctor}")
+            g.emit("print(model2.load_state_dict(sd))")
+            g.emit("print(all(torch.equal(a, b) for a, b in zip(model.parameters(), model2.parameters())))")
+        elif r == 6:
+            g.emit(f"print(sum(p.numel() for p in {model}.parameters()), len(list({model}.children())))")
+        else:
+            g.emit(f"print([round(v, 4) > -1e9 for v in {model}(X).flatten().tolist()][:3])")
+
+
+# --------------------------------------------------------------------------------------------
 # the program strategy
 # --------------------------------------------------------------------------------------------
 @st.composite
@@ -2294,6 +2730,9 @@ def programs(draw: Callable) -> Program:
     if g0.bool(0.1):
         opts.dtype = "float64"
     g = Gen(draw, opts.dtype or "float32")
+    if g.bool(NN_PROGRAMS):
+        nn_program(g)
+        return Program("\n".join(g.lines) + "\n", opts)
     if g.bool(0.04):
         opts.no_grad = True
         g.grad_on = False

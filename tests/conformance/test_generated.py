@@ -52,3 +52,15 @@ def test_generated_program_agrees_with_pytorch(program: Program):
 
     diffs, g, p = check(program.source, program.options)
     assert not diffs, f"gradcli and PyTorch disagree on:\n{program.case_text()}\n{describe(diffs, g, p)}"
+
+
+def test_printed_numbers_compare_within_tolerance():
+    """differential.stdout_close: the text exactly, each printed number within float32 tolerance."""
+    from differential import stdout_close
+
+    assert stdout_close("0 1.1854441165924072", "0 1.1854442358016968")  # 1 ulp of float32 apart
+    assert stdout_close("[1e-07, -2.5]", "[1.5e-07, -2.5000001]")  # atol 1e-6 near zero
+    assert not stdout_close("0 1.1854", "0 1.1855")  # 8e-5 relative
+    assert not stdout_close("0 1.5", "1 1.5")
+    assert not stdout_close("tensor([1.])", "tensor([1., 2.])")
+    assert not stdout_close("loss 1.0", "Loss 1.0")
