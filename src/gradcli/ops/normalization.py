@@ -7,7 +7,9 @@ normalized_shape=[3], expected input with shape [*, 3], but got input of size[2,
 messages, ``mixed dtype (CPU): all inputs must share same datatype.``.
 
 Values.  layer_norm: mean and biased variance over the last ``len(normalized_shape)`` dims, ``rstd =
-1/sqrt(var + eps)``, ``y = (x - mean) * rstd * weight + bias``.  batch_norm in training mode: the per-channel
+1/sqrt(var + eps)``, ``y = (x - mean) * rstd * weight + bias``, as ATen's CPU kernel rounds them
+(:mod:`.norm_order`: its Welford moments, ``fma((x - mean) * rstd, weight, bias)``) for rows of up to 16
+vectors (N < 136 float32, N < 68 float64), else computed in float64 and rounded once.  batch_norm in training mode: the per-channel
 mean and biased variance over (N, *), as ATen's CPU kernel forms them (the mean of the input rounded to its
 dtype, the sum of squared float differences, ``invstd = 1/sqrt(var_sum / n + eps)`` in double), and the
 running statistics updated in place with grad mode off, ``running = momentum * stat + (1 - momentum) *
@@ -16,11 +18,12 @@ statistics normalise.  batch_norm's float32 output is ATen's transform, ``fma(x,
 ``alpha = invstd * weight`` and ``beta = bias - mean * alpha`` rounded per channel, so a zero-variance
 channel shows beta's rounding as PyTorch does (-1.9999695 for -2.0); the statistics themselves are not
 summed in PyTorch's vectorised order, so other values can differ in the last bits, within SPEC §1's float32
-tolerance on the recorded cases.  layer_norm computes each value in float64 and rounds once, within that
-tolerance too, without being PyTorch's bits.
+tolerance on the recorded cases.  A layer_norm row too long for :mod:`.norm_order` is computed in float64
+and rounded once, within that tolerance too, without being PyTorch's bits.
 
-Backward (float64, rounded once): layer_norm ``dx = rstd * (gw - mean(gw) - xhat * mean(gw * xhat))`` with
-``gw = grad * weight``, ``dweight = sum(grad * xhat)``, ``dbias = sum(grad)``; batch_norm the same over the
+Backward: layer_norm's input gradient as ATen's kernel rounds it (:mod:`.norm_order`) where the forward
+followed the kernel, else (float64, rounded once) ``dx = rstd * (gw - mean(gw) - xhat * mean(gw * xhat))``
+with ``gw = grad * weight``, ``dweight = sum(grad * xhat)``, ``dbias = sum(grad)``; batch_norm the same over the
 channel's (N, *) positions in training mode, ``dx = grad * invstd * weight`` in evaluation mode.  Their second
 derivatives (NativeLayerNormBackwardBackward0 / NativeBatchNormBackwardBackward0, a backward with
 ``create_graph=True``) are not supported by gradcli: an ``unsupported`` error says so.
@@ -32,11 +35,13 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from ..autograd.fma import fma as _fma
 from ..autograd.fma import fma32 as _fma32
 
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ..errors import python_errors
 from ._core import Node, Tensor, check_numel, mode, record, saved
+from . import norm_order
 from .registry import register
 
 __all__ = ["layer_norm", "batch_norm"]
@@ -93,7 +98,7 @@ def _need_float(fn: str, name: str, pos: int, v: Any) -> None:
 
 
 class NativeLayerNormBackward0(Node):
-    __slots__ = ("normalized_shape", "mean", "rstd")
+    __slots__ = ("normalized_shape", "mean", "rstd", "kernel")
     formula = ("input: rstd * (gw - mean(gw) - xhat * mean(gw * xhat)), gw = grad * weight; weight: sum(grad * "
                "xhat); bias: sum(grad)")
 
@@ -110,14 +115,30 @@ class NativeLayerNormBackward0(Node):
         xhat = (x._data.astype(np.float64) - self.mean) * self.rstd
         needs = self._needs
         gx = gw_ = gb = None
-        if needs[0]:
+        if needs[0] and self.kernel:
+            n_row = int(np.prod(self.normalized_shape))
+            dt = x._dtype.np
+            gx = norm_order.input_grad(np.ascontiguousarray(g._data, dtype=dt).reshape(-1, n_row),
+                                       np.ascontiguousarray(x._data).reshape(-1, n_row),
+                                       self.mean.reshape(-1).astype(dt), self.rstd.reshape(-1).astype(dt),
+                                       None if w is None else w._data.reshape(-1)).reshape(x._data.shape)
+        elif needs[0]:
             gw = g64 * w._data.astype(np.float64) if w is not None else g64
             gx = self.rstd * (gw - gw.mean(axis=axes, keepdims=True)
                               - xhat * (gw * xhat).mean(axis=axes, keepdims=True))
-        if needs[1]:
-            gw_ = (g64 * xhat).sum(axis=lead)
-        if needs[2]:
-            gb = g64.sum(axis=lead)
+        if self.kernel and (needs[1] or needs[2]):
+            n_row = int(np.prod(self.normalized_shape))
+            dt = x._dtype.np
+            pw, pb = norm_order.param_grads(np.ascontiguousarray(g._data, dtype=dt).reshape(-1, n_row),
+                                            np.ascontiguousarray(x._data).reshape(-1, n_row),
+                                            self.mean.reshape(-1).astype(dt), self.rstd.reshape(-1).astype(dt))
+            gw_ = pw.reshape(self.normalized_shape) if needs[1] else None
+            gb = pb.reshape(self.normalized_shape) if needs[2] else None
+        else:
+            if needs[1]:
+                gw_ = (g64 * xhat).sum(axis=lead)
+            if needs[2]:
+                gb = g64.sum(axis=lead)
         dtype = x._dtype
         return tuple(None if a is None else Tensor._from_data(np.ascontiguousarray(a, dtype=dtype.np), dtype)
                      for a in (gx, gw_, gb))
@@ -164,20 +185,40 @@ def layer_norm(input: Any, normalized_shape: Any, weight: Optional[Tensor] = Non
     _check_float(input, "LayerNormKernelImpl", (weight, bias))
     check_numel(input._data.size)
     axes = tuple(range(len(in_shape) - k, len(in_shape)))
-    x = input._data.astype(np.float64)
-    mean = x.mean(axis=axes, keepdims=True) if x.size else np.zeros(x.shape[:len(in_shape) - k] + (1,) * k)
-    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True) if x.size else mean
-    rstd = 1.0 / np.sqrt(var + float(eps))
-    y = (x - mean) * rstd
-    if weight is not None:
-        y = y * _f64(weight)
-    if bias is not None:
-        y = y + _f64(bias)
+    n_row = int(np.prod(shape))
+    kernel = input._data.size > 0 and norm_order.supported(n_row, input._dtype.np)
+    if kernel:  # ATen's own rounding (ops/norm_order.py): an ill-conditioned row shows it past tolerance
+        stat_shape = tuple(in_shape[:len(in_shape) - k]) + (1,) * k
+        x2 = np.ascontiguousarray(input._data).reshape(-1, n_row)
+        m32, r32 = norm_order.moments(x2, float(eps))
+        y = (x2 - m32[:, None]) * r32[:, None]
+        if weight is not None and bias is not None:
+            y = _fma(y, np.broadcast_to(weight._data.reshape(-1), y.shape),
+                     np.broadcast_to(bias._data.reshape(-1), y.shape), input._dtype.np)
+        elif weight is not None:  # (ATen's scalar loop adds a bias of 0: a -0.0 comes out +0.0)
+            y = y * weight._data.reshape(-1) + input._dtype.np.type(0)
+        elif bias is not None:
+            y = y + bias._data.reshape(-1)
+        else:
+            y = y + input._dtype.np.type(0)
+        y = y.reshape(in_shape)
+        mean = m32.astype(np.float64).reshape(stat_shape)
+        rstd = r32.astype(np.float64).reshape(stat_shape)
+    else:
+        x = input._data.astype(np.float64)
+        mean = x.mean(axis=axes, keepdims=True) if x.size else np.zeros(x.shape[:len(in_shape) - k] + (1,) * k)
+        var = ((x - mean) ** 2).mean(axis=axes, keepdims=True) if x.size else mean
+        rstd = 1.0 / np.sqrt(var + float(eps))
+        y = (x - mean) * rstd
+        if weight is not None:
+            y = y * _f64(weight)
+        if bias is not None:
+            y = y + _f64(bias)
     out, node = record(NativeLayerNormBackward0, np.ascontiguousarray(y, dtype=input._dtype.np), input._dtype,
                        (input, weight, bias))
     if node is not None:
         node.normalized_shape = tuple(shape)
-        node.mean, node.rstd = mean, rstd
+        node.mean, node.rstd, node.kernel = mean, rstd, kernel
         node._save(saved(input), saved(weight), saved(bias))
     return out
 

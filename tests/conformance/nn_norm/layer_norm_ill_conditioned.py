@@ -1,0 +1,17 @@
+# layer_norm of rows whose spread is small against their mean (1/std ~ 300-1000): the input gradient is a difference of terms far larger than itself, and its float32 value is ATen's kernel's (Welford moments, fma'd backward), past tolerance of a float64 formula
+torch.manual_seed(0)
+x = torch.tensor([[1.0, 1.001, 1.003], [0.5, 0.5009, 0.4996], [2.0, 2.002, 2.0005]]).requires_grad_()
+dy = torch.randn(3, 3)
+y = torch.nn.functional.layer_norm(x, (3,))
+y.backward(dy)
+ln = torch.nn.LayerNorm(5)
+with torch.no_grad():
+    ln.weight.copy_(torch.randn(5))
+    ln.bias.copy_(torch.randn(5))
+u = (torch.full((4, 5), 3.0) + torch.rand(4, 5) * 0.004).requires_grad_()
+v = ln(u)
+(v * torch.randn(4, 5)).sum().backward()
+w = (torch.ones(2, 9) + torch.rand(2, 9) * 0.002).requires_grad_()
+z = torch.nn.functional.layer_norm(w, (9,))
+(z ** 3).sum().backward()
+print(x.grad.tolist())
