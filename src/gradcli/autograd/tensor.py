@@ -218,6 +218,14 @@ class Tensor:
     def _is_view_flag(self) -> bool:
         return self._base is not None
 
+    @property
+    def _autograd_view(self) -> bool:
+        """A view as PyTorch's autograd sees one (``_is_view()``, ``_base``, check_inplace): not a view of an
+        inference tensor, which is an inference tensor without the ADInplaceOrView key, so no view metadata
+        (``_base`` None, in place outside inference_mode checked as a plain tensor; measured, 2.13).  gradcli
+        keeps its ``_base`` link for the shared storage."""
+        return self._base is not None and not self._inference
+
     # --- the `_` attributes PyTorch documents (SPEC §2b), read through lang.access ----------------
     def _gradcli_private(self, name: str):
         """``t._version`` (the version counter's value; an inference tensor has none: runtime error),
@@ -227,14 +235,14 @@ class Tensor:
                 raise error_class("runtime")("Inference tensors do not track version counter.")
             return self._version[0]
         if name == "_base":
-            return self._base
+            return self._base if self._autograd_view else None
         if name == "_is_view":
             return self._view_query
         raise error_class("runtime")(f"'Tensor' object has no attribute '{name}'", torch_type=AttributeError)
 
     def _view_query(self) -> bool:
         """``t._is_view()``: is t a view of another tensor (PyTorch's is_view)?"""
-        return self._base is not None
+        return self._autograd_view
 
     # --- grad ---------------------------------------------------------------------------
     @property

@@ -46,7 +46,7 @@ def check_inplace(t: Tensor) -> None:
     if not mode.enabled:
         return
     rg = t.requires_grad
-    if t._base is not None and rg:
+    if t._autograd_view and rg:
         if t._creation is not None:
             raise error_class("runtime")(view_rebase_message(t, indirect=False),
                                          torch_message=view_rebase_message(t, indirect=False, torch_names=True))
@@ -56,7 +56,7 @@ def check_inplace(t: Tensor) -> None:
     if rg and t._grad_fn is None:  # C++ is_leaf(): the grad_fn field, not regenerated (a stale view is a leaf here)
         err = error_class("leaf_inplace")(
             "a leaf Variable that requires grad is being used in an in-place operation.")
-        if t._base is not None:
+        if t._autograd_view:
             err.hint = ("This is a view made before its base got a history (or was changed in place). PyTorch "
                         "refreshes a view's grad_fn only when it is read or the view is used in an op; until then "
                         "its in-place check counts the view as a leaf. Take the view again after the base's change, "
