@@ -2347,7 +2347,7 @@ class NNGen:
         self.add("bn", f"nn.BatchNorm{nd}d({h}{'' if affine else ', affine=False'})", 2 if affine else 0)
         self.batchnorm = True
 
-    def mlp(self, batch: int) -> tuple:
+    def mlp(self, batch: str) -> tuple:
         g = self.g
         fin = g.int(2, 5)
         width = fin
@@ -2379,7 +2379,7 @@ class NNGen:
         self.linear(width, out)
         return f"torch.randn({batch}, {fin})", out
 
-    def embed(self, batch: int) -> tuple:
+    def embed(self, batch: str) -> tuple:
         g = self.g
         vocab, dim, length = g.int(3, 6), g.int(2, 4), g.int(1, 3)
         self.add("emb", f"nn.Embedding({vocab}, {dim}{', padding_idx=0' if g.bool(0.2) else ''})", 1)
@@ -2396,7 +2396,7 @@ class NNGen:
         self.linear(width, out)
         return f"torch.randint(0, {vocab}, ({batch}, {length}))", out
 
-    def conv(self, batch: int, nd: int) -> tuple:
+    def conv(self, batch: str, nd: int) -> tuple:
         g = self.g
         cin, cout = g.int(1, 3), g.int(1, 3)
         size = [g.int(3, 6) for _ in range(nd)]
@@ -2422,7 +2422,7 @@ class NNGen:
         self.linear(cout * int(np.prod(size)), out)
         return expr, out
 
-    def rnn(self, batch: int) -> tuple:
+    def rnn(self, batch: str) -> tuple:
         g = self.g
         fin, hidden, length = g.int(1, 3), g.int(2, 4), g.int(1, 4)
         kind = g.pick(["RNN", "LSTM", "GRU"])
@@ -2438,7 +2438,7 @@ class NNGen:
         shape = (batch, length, fin) if first else (length, batch, fin)
         return f"torch.randn({', '.join(map(str, shape))})", out
 
-    def draw(self, batch: Any) -> tuple:
+    def draw(self, batch: str) -> tuple:
         """(input expression, output features, kind)."""
         kind = self.g.pick(["mlp", "mlp", "mlp", "embed", "conv1d", "conv2d", "rnn"])
         if kind in ("conv1d", "conv2d"):
@@ -2608,7 +2608,7 @@ def nn_program(g: Gen) -> None:
         g.emit("from torch.utils.data import DataLoader, TensorDataset")
     g.emit(f"torch.manual_seed({g.int(0, 20)})")
     m = NNGen(g)
-    x_expr, out, kind = m.draw("BATCH")  # (the batch size is drawn after the layers)
+    x_expr, out, _ = m.draw("BATCH")  # (the batch size is drawn after the layers)
     batch = g.int(2, 6)
     if m.batchnorm:
         # a BatchNorm over a batch of 2 or 3 rows often sees a channel of tiny variance, where its 1/std
@@ -2616,7 +2616,7 @@ def nn_program(g: Gen) -> None:
         # gradient 3.7677 against PyTorch's 3.7676 at step 3 of SGD): a larger batch, at most 3 steps
         batch = max(batch, 4)
     x_expr = x_expr.replace("BATCH", str(batch))
-    model, ctor, first, is_class = _nn_emit_model(g, m)
+    model, ctor, first, _ = _nn_emit_model(g, m)
     if g.bool(0.3):
         g.emit(f"print({model})")
     if g.bool(0.15):
@@ -2643,7 +2643,7 @@ def nn_program(g: Gen) -> None:
                          f"filter(lambda p: p.requires_grad, {model}.parameters())"])
     else:
         params = f"{model}.parameters()"
-    opt_ctor, opt_kind, state_keys = _nn_optimizer(g, params, adaptive=not m.batchnorm)
+    opt_ctor, _, state_keys = _nn_optimizer(g, params, adaptive=not m.batchnorm)
     g.emit(f"opt = {opt_ctor}")
     sched = None
     if g.bool(0.3):

@@ -103,11 +103,11 @@ class NativeLayerNormBackward0(Node):
                "xhat); bias: sum(grad)")
 
     def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)  # (a freed graph's second_backward error comes first, as PyTorch's unpacking)
+        w = self._unpack(1)
         if mode.enabled:
             raise _no_double_backward("NativeLayerNormBackwardBackward0")
-        g = grads[0]
-        x = self._unpack(0)
-        w = self._unpack(1)
         k = len(self.normalized_shape)
         axes = tuple(range(x._data.ndim - k, x._data.ndim))
         lead = tuple(range(x._data.ndim - k))
@@ -232,11 +232,11 @@ class NativeBatchNormBackward0(Node):
                "weight (eval); weight: sum(grad * xhat); bias: sum(grad)")
 
     def apply(self, grads):
+        g = grads[0]
+        x = self._unpack(0)  # (a freed graph's second_backward error comes first, as PyTorch's unpacking)
+        w = self._unpack(1)
         if mode.enabled:
             raise _no_double_backward("NativeBatchNormBackwardBackward0")
-        g = grads[0]
-        x = self._unpack(0)
-        w = self._unpack(1)
         axes = (0,) + tuple(range(2, x._data.ndim))
         g64 = g._data.astype(np.float64)
         xhat = (x._data.astype(np.float64) - self.mean) * self.invstd

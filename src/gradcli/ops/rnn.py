@@ -46,7 +46,8 @@ class UnsafeSplitBackward0(SplitBackward0):
 
 
 def unsafe_split(input: Tensor, split_size: int, dim: int = 0) -> tuple:
-    """``torch.unsafe_split(input, split_size, dim=0)``: split's pieces, not views (UnsafeSplitBackward0)."""
+    """``torch.unsafe_split(input, split_size, dim=0)``: split's pieces, not views (UnsafeSplitBackward0);
+    inside inference_mode split's views."""
     from ._core import edge
 
     if not isinstance(input, Tensor):
@@ -58,6 +59,12 @@ def unsafe_split(input: Tensor, split_size: int, dim: int = 0) -> tuple:
     if split_size <= 0 and n:
         raise _runtime(f"split expects split_size be non-negative, but got split_size={split_size}")
     sizes = [min(split_size, n - i) for i in range(0, n, split_size)] if n else [0]
+    if mode.inference:
+        # inside inference_mode no autograd kernel runs, so nothing is "unsafe": split's own views, made in
+        # inference mode (an in-place op on one outside is the inference-view error; measured, 2.13)
+        from .shape import split
+
+        return tuple(split(input, split_size, d))
     node = None
     if mode.enabled and input.requires_grad:
         node = UnsafeSplitBackward0()

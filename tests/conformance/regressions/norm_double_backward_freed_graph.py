@@ -1,0 +1,7 @@
+# a backward with create_graph=True through layer_norm / batch_norm whose graph a first backward freed is PyTorch's second_backward error (unpacking the saved input comes first), not gradcli's unsupported double backward (generator finding, seed 2026120271)
+x = torch.rand(2, 3, requires_grad=True)
+w = torch.tensor([[-1.0, 2.0, 0.5], [1.0, 1.0, 3.0]])
+y = torch.layer_norm(x, (2, 3), w)
+y.mean().backward()
+print(x.grad.shape)
+y.backward(torch.ones_like(y), create_graph=True)
