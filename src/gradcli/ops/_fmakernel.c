@@ -13,44 +13,36 @@
 #include <stdint.h>
 #include <string.h>
 
+/* One body for both builds: FMA is __builtin_fmaf (vfmadd under the avx2,fma target) or libm's fmaf. */
+#define FMA_CHAINS_BODY(FMA)                                                                   \
+    Py_ssize_t k0 = 0;                                                                         \
+    for (Py_ssize_t i = 0; i < nb; i++) {                                                      \
+        for (Py_ssize_t r = 0; r < m; r++) {                                                   \
+            float *acc = out + (i * m + r) * n;                                                \
+            for (Py_ssize_t j = 0; j < n; j++) acc[j] = 0.0f;                                  \
+            for (Py_ssize_t q = k0; q < k0 + sizes[i]; q++) {                                  \
+                const float x = a[r * k + q];                                                  \
+                const float *row = b + q * n;                                                  \
+                for (Py_ssize_t j = 0; j < n; j++) acc[j] = FMA(x, row[j], acc[j]);            \
+            }                                                                                  \
+        }                                                                                      \
+        k0 += sizes[i];                                                                        \
+    }
+
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define HAVE_TARGET_FMA 1
 __attribute__((target("avx2,fma"), optimize("O3", "tree-vectorize")))
 static void chains_fma(const float *a, const float *b, float *out, Py_ssize_t m, Py_ssize_t k,
                        Py_ssize_t n, const int64_t *sizes, Py_ssize_t nb)
 {
-    Py_ssize_t k0 = 0;
-    for (Py_ssize_t i = 0; i < nb; i++) {
-        for (Py_ssize_t r = 0; r < m; r++) {
-            float *acc = out + (i * m + r) * n;
-            for (Py_ssize_t j = 0; j < n; j++) acc[j] = 0.0f;
-            for (Py_ssize_t q = k0; q < k0 + sizes[i]; q++) {
-                const float x = a[r * k + q];
-                const float *row = b + q * n;
-                for (Py_ssize_t j = 0; j < n; j++) acc[j] = __builtin_fmaf(x, row[j], acc[j]);
-            }
-        }
-        k0 += sizes[i];
-    }
+    FMA_CHAINS_BODY(__builtin_fmaf)
 }
 #endif
 
 static void chains_libm(const float *a, const float *b, float *out, Py_ssize_t m, Py_ssize_t k,
                         Py_ssize_t n, const int64_t *sizes, Py_ssize_t nb)
 {
-    Py_ssize_t k0 = 0;
-    for (Py_ssize_t i = 0; i < nb; i++) {
-        for (Py_ssize_t r = 0; r < m; r++) {
-            float *acc = out + (i * m + r) * n;
-            for (Py_ssize_t j = 0; j < n; j++) acc[j] = 0.0f;
-            for (Py_ssize_t q = k0; q < k0 + sizes[i]; q++) {
-                const float x = a[r * k + q];
-                const float *row = b + q * n;
-                for (Py_ssize_t j = 0; j < n; j++) acc[j] = fmaf(x, row[j], acc[j]);
-            }
-        }
-        k0 += sizes[i];
-    }
+    FMA_CHAINS_BODY(fmaf)
 }
 
 static int use_hardware(void)
