@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 import json
 from importlib import resources
+from typing import Any
 
 import jsonschema
 import pytest
@@ -89,6 +90,17 @@ def test_warnings_are_a_multiset_of_kind_and_line():
     assert _fields(diffs) == [(None, "warning")] and "×2" in diffs[0].gradcli
     diffs = diff_documents(_doc(warnings=[]), _doc(warnings=[dict(w, kind="other", line=None)]))
     assert diffs[0].pytorch == "other (after the file)" and diffs[0].gradcli == "—"
+
+
+def test_stdout_numbers_within_float32_tolerance():
+    # SPEC §2b: printed numbers compare within section 1's tolerances (a float32 .item() printed in full)
+    assert diff_documents(_doc(stdout="499 50.97850799560547\n"), _doc(stdout="499 50.978511810302734\n")) == []
+    [d] = diff_documents(_doc(stdout="499 50.9790\n"), _doc(stdout="499 50.9780\n"))
+    assert d.field == "stdout line 1"
+    [d] = diff_documents(_doc(stdout="loss 1.0\n"), _doc(stdout="Loss 1.0\n"))  # the text itself stays exact
+    assert d.field == "stdout line 1"
+    [d] = diff_documents(_doc(stdout="1.0 2.0\n"), _doc(stdout="1.0\n"))
+    assert d.field == "stdout line 1"
 
 
 def test_stdout_ignores_trailing_whitespace_only():
@@ -299,3 +311,30 @@ def test_clear_cut_unsupported_constructs_agree(runner, tmp_path):
     r = runner.invoke(app, ["compare", str(f)])
     # both refuse it alike; the file's own failure still comes first, with exit status 1 (issue 19)
     assert r.exit_code == 1 and "identical" in r.output and r.output.lstrip().startswith("╭─ error: unsupported")
+
+
+def _summarised(data: Any) -> dict:
+    doc = _doc()
+    doc["tensors"][0]["data"] = data
+    return doc
+
+
+def test_truncated_summaries_compare_within_ten_times_the_tolerance():
+    # the shared suite's rule for --json-max-elements summaries: shape exact, min/max/mean within 10x tolerance
+    s = {"truncated": True, "shape": [2], "min": 1.0, "max": 2.0, "mean": 1.5}
+    near = dict(s, mean=1.5 * (1 + 5e-5))
+    assert diff_documents(_summarised(near), _summarised(s)) == []
+    assert [d.field for d in diff_documents(_summarised(dict(s, mean=1.6)), _summarised(s))] == ["data"]
+    assert [d.field for d in diff_documents(_summarised(dict(s, shape=[1, 2])), _summarised(s))] == ["data"]
+    assert [d.field for d in diff_documents(_summarised([1.0, 2.0]), _summarised(s))] == ["data"]
+
+
+def test_oracle_summarises_a_tensor_above_the_json_limit():
+    torch = pytest.importorskip("torch")
+    from gradcli.app.oracle import tensor_record
+
+    t = torch.arange(6.0).reshape(2, 3)
+    assert tensor_record("t", t, max_elements=5)["data"] == {"truncated": True, "shape": [2, 3], "min": 0.0,
+                                                              "max": 5.0, "mean": 2.5}
+    assert tensor_record("t", t)["data"] == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert tensor_record("k", torch.arange(6), max_elements=5)["data"]["max"] == 5  # an int stays an int

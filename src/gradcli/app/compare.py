@@ -6,7 +6,8 @@ the conformance suite (tests/conformance/README.md, "What is compared"):
 * ``ok`` (and, when given, the exit status: 0 when ok, else 1);
 * ``error.kind`` and ``error.line`` (not ``col``, ``message``, ``hint``);
 * ``warnings`` as a multiset of (``kind``, ``line``);
-* ``stdout`` exactly, after stripping the trailing whitespace of each line and of the text;
+* ``stdout`` after stripping the trailing whitespace of each line and of the text: equal, but for
+  numbers within float32 tolerance (SPEC §2b; :func:`stdout_close`);
 * ``tensors`` by name and in order: ``shape``, ``dtype``, ``requires_grad``,
   ``is_leaf``, ``grad_fn``, ``retains_grad``, and ``data``/``grad`` with the
   tolerance of PyTorch's dtype (float32 rtol 1e-5 atol 1e-6, float64 rtol 1e-10
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import collections
 import json
+import re
 import math
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -175,11 +177,16 @@ def _index(flat_i: int, shape: list) -> str:
 
 
 def _diff_values(name: str, what: str, g: Any, p: Any, dtype: str, out: list) -> None:
+    tol = TOLERANCES.get(dtype)
     if isinstance(g, dict) or isinstance(p, dict):  # a truncated summary on either side
-        if g != p:
+        # shape exact; min, max and mean within 10x the tolerance (the shared suite's compare.py rule)
+        wide = None if tol is None else (10 * tol[0], 10 * tol[1])
+        same = (isinstance(g, dict) and isinstance(p, dict) and g.get("truncated") == p.get("truncated")
+                and g.get("shape") == p.get("shape")
+                and all(_close(p.get(k), g.get(k), wide) for k in ("min", "max", "mean")))
+        if not same:
             out.append(Difference(name, what, _text(g), _text(p)))
         return
-    tol = TOLERANCES.get(dtype)
     gs, ps = _structure(g), _structure(p)
     if gs != ps:
         out.append(Difference(name, what, _values_text(g), _values_text(p),
@@ -273,9 +280,24 @@ def _diff_warnings(gw: Any, pw: list, out: list) -> None:
                                   _warning_text(key[0], key[1], pc[key])))
 
 
+_NUMBER = re.compile(r"-?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+
+def stdout_close(g: str, p: str) -> bool:
+    """Printed texts equal up to numbers within float32 tolerance (SPEC §2b: printed numbers compare within
+    section 1's tolerances -- a float32 ``.item()`` printed in full shows the last bits of BLAS/reduction
+    order; the shared suite's compare.py ``stdout_close``); the text around the numbers must be equal."""
+    if _NUMBER.sub("#", g) != _NUMBER.sub("#", p):
+        return False
+    gn, pn = _NUMBER.findall(g), _NUMBER.findall(p)
+    if len(gn) != len(pn):
+        return False
+    return all(x == y or abs(float(x) - float(y)) <= 1e-6 + 1e-5 * abs(float(y)) for x, y in zip(gn, pn))
+
+
 def _diff_stdout(gs: Any, ps: Any, out: list) -> None:
     g, p = _norm_stdout(gs), _norm_stdout(ps)
-    if g == p:
+    if g == p or stdout_close(g, p):
         return
     gl, pl = g.split("\n"), p.split("\n")
     for i in range(max(len(gl), len(pl))):

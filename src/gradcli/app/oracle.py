@@ -69,6 +69,7 @@ from typing import Any, Optional
 
 from ..lang.inputs import free_input_names, free_names
 from ..lang.result import RunOptions
+from .options import DEFAULT_JSON_MAX_ELEMENTS
 
 __all__ = [
     "SCHEMA",
@@ -421,7 +422,25 @@ def _tolist(t: Any) -> Any:
     return t.tolist()
 
 
-def tensor_record(name: str, t: Any) -> dict:
+def _summary(t: Any) -> dict:
+    """A tensor above the JSON element limit as gradcli summarises it (SPEC §5, ``app.records``):
+    shape, min, max (of the tensor's own kind: bool, int or float) and the mean in double."""
+    t = t.detach().cpu()
+    if getattr(t, "_is_zerotensor", lambda: False)():
+        import torch
+
+        t = torch.zeros(t.shape, dtype=t.dtype)
+    lo, hi = t.min().item(), t.max().item()
+    return {"truncated": True, "shape": list(t.shape), "min": _clean(lo), "max": _clean(hi),
+            "mean": _clean(t.double().mean().item())}
+
+
+def _values(t: Any, max_elements: int) -> Any:
+    return _summary(t) if t.numel() > max_elements else _clean(_tolist(t))
+
+
+def tensor_record(name: str, t: Any, max_elements: int = DEFAULT_JSON_MAX_ELEMENTS) -> dict:
+    """One entry of ``tensors``; above ``max_elements`` elements, ``data``/``grad`` are summaries as gradcli's."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         grad = t.grad
@@ -437,8 +456,8 @@ def tensor_record(name: str, t: Any) -> dict:
         "is_leaf": gf is None,
         "grad_fn": type(gf).__name__ if gf is not None else None,
         "retains_grad": bool(t.retains_grad),
-        "data": _clean(_tolist(t)),
-        "grad": _clean(_tolist(grad)) if grad is not None else None,
+        "data": _values(t, max_elements),
+        "grad": _values(grad, max_elements) if grad is not None else None,
     }
 
 
