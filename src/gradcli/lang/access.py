@@ -352,6 +352,12 @@ def del_attr(obj: Any, name: str) -> None:
     if isinstance(deleter, frozenset) and name in deleter:
         delattr(obj, name)
         return
+    # an attribute the file itself set on an object that takes any name (a custom Function's ctx:
+    # ``del ctx.result`` in the forward-AD tutorial's jvp); the object's own API stays undeletable
+    if (isinstance(settable, (frozenset, set)) and "*" in settable and not isinstance(obj, type)
+            and name in getattr(obj, "__dict__", {})):
+        delattr(obj, name)
+        return
     if is_gradcli_object(obj) and name in obj._gradcli_public:
         raise error_class("runtime")(f"attribute '{name}' of '{type_name(obj)}' object is not writable")
     if type(obj) in PY_ATTRS and name in PY_ATTRS[type(obj)]:
