@@ -28,10 +28,12 @@ Hence a function with one input of n elements is called 2n + 2 times, as in
 PyTorch, so prints inside it appear as often.  The matrices are laid out as
 PyTorch's: ``[input numel, output numel]``.
 
-Not ported: complex numbers, sparse layouts, forward-mode AD, vmap.
+Not ported: complex numbers, sparse layouts, vmap.
 ``fast_mode`` and ``check_batched_grad`` are accepted and run the slow check
 (same verdict for a correct or incorrect backward; no random projection is
-drawn); ``check_forward_ad=True`` checks the reverse-mode Jacobian again.
+drawn); ``check_forward_ad=True`` compares the numerical Jacobian with forward-mode AD's
+(:func:`forward_ad_jacobian`, PyTorch's ``_get_analytical_jacobian_forward_ad``; its undefined-tangent
+check is not ported).
 ``gradgradcheck`` draws its random ``grad_outputs`` from the global generator
 exactly as ``torch.testing.make_tensor(low=-1, high=1)`` does.
 
@@ -274,9 +276,62 @@ def _allclose(a: Tensor, b: Tensor, rtol: float, atol: float) -> bool:
     return bool(np.all(np.abs(x - y) <= atol + rtol * np.abs(y)))
 
 
-def _notallclose_msg(analytical: Tensor, numerical: Tensor, output_idx: int, input_idx: int) -> str:
-    return (f"Jacobian mismatch for output {output_idx:d} with respect to input {input_idx:d},\n"
+def _notallclose_msg(analytical: Tensor, numerical: Tensor, output_idx: int, input_idx: int,
+                     forward: bool = False) -> str:
+    mode = "computed with forward mode " if forward else ""
+    return (f"Jacobian {mode}mismatch for output {output_idx:d} with respect to input {input_idx:d},\n"
             f"numerical:{numerical}\nanalytical:{analytical}\n")
+
+
+def forward_ad_jacobian(func: Callable, inputs: tuple, func_out: tuple) -> list:
+    """PyTorch's ``_get_analytical_jacobian_forward_ad``: for each input that requires grad, a tuple (one
+    per float output) of [input numel, output numel] Jacobians, a row per call of ``func`` on dual inputs
+    (``make_dual(input.detach(), zeros)``) whose tangent is one at that element."""
+    from . import forward_ad as fw
+
+    float_outs = [o for o in func_out if _is_float(o)]
+    tangents: list = []
+    duals: list = []
+    with fw.dual_level():
+        for inp in inputs:
+            if isinstance(inp, Tensor) and inp._requires_grad:
+                tan = _wrap(np.zeros(inp._data.shape, dtype=inp._dtype.np), inp._dtype)
+                inp = fw.make_dual(inp.detach(), tan)
+                tangents.append(fw.unpack_dual(inp).tangent)
+            duals.append(inp)
+        jacobians = []
+        for tan in tangents:
+            jac = [np.zeros((tan._data.size, o._data.size), dtype=tan._dtype.np) for o in float_outs]
+            flat = tan._data.reshape(-1)
+            for lin_idx in range(flat.size):
+                flat[lin_idx] = 1.0
+                outs = [o for o in _as_tuple(func(*duals)) if _is_float(o)]
+                for index_o, d_o in enumerate(outs):
+                    res = fw.unpack_dual(d_o).tangent
+                    if res is None:
+                        jac[index_o][...] = 0
+                    else:
+                        jac[index_o][lin_idx] = res._data.reshape(-1)
+                flat[lin_idx] = 0.0
+            jacobians.append(tuple(_wrap(j, tan._dtype) for j in jac))
+    return jacobians
+
+
+def _forward_gradcheck(func: Callable, func_out: Any, tupled_inputs: tuple, outputs: tuple, eps: float,
+                       rtol: float, atol: float) -> bool:
+    """_slow_gradcheck(use_forward_ad=True): the numerical Jacobian against forward-mode AD's."""
+    func_out = _as_tuple(func_out)
+    if not outputs:
+        return _slow_gradcheck(func, func_out, tupled_inputs, outputs, eps, rtol, atol, 0.0)
+    numerical = list(zip(*numerical_jacobian(func, tupled_inputs, func_out, eps)))
+    numerical = [nj for o, nj in zip(func_out, numerical) if _requires_grad_of(o)]
+    analytical = forward_ad_jacobian(func, tupled_inputs, func_out)
+    for i, n_per_out in enumerate(numerical):
+        for j, n in enumerate(n_per_out):
+            a = analytical[j][i]
+            if not _allclose(a, n, rtol, atol):
+                raise GradcheckError(_notallclose_msg(a, n, i, j, forward=True))
+    return True
 
 
 # --- the checks after the Jacobians -------------------------------------------------------------------
@@ -384,8 +439,8 @@ def _gradcheck_helper(func: Callable, inputs: Any, eps: float, atol: float, rtol
     outputs = _differentiable_outputs(func_out)
     if check_backward_ad:
         _slow_gradcheck(func, func_out, tupled_inputs, outputs, eps, rtol, atol, nondet_tol)
-    if check_forward_ad:  # no forward-mode AD here: the same Jacobian, compared again
-        _slow_gradcheck(func, func_out, tupled_inputs, outputs, eps, rtol, atol, nondet_tol)
+    if check_forward_ad:  # (PyTorch's _test_undefined_forward_mode is not ported)
+        _forward_gradcheck(func, func_out, tupled_inputs, outputs, eps, rtol, atol)
     if not check_backward_ad:
         return True
     _test_backward_mul_by_grad_output(outputs, tupled_inputs)
