@@ -248,7 +248,37 @@ class SuperProxy:
         return f"<super: <class '{self._cls.__name__}'>, <{type(self._obj).__name__} object>>"
 
 
-def make_super(cls: Any = None, obj: Any = None, *rest: Any) -> SuperProxy:
+class UnboundSuper:
+    """``super(Cls)`` (one argument: an unbound super object).  Real code calls ``super(Cls).__init__()``
+    (PyTorch's IterableDataset docstring): in a method, Python's zero-argument ``super.__init__`` then
+    re-binds the super object to the method's class and first argument, which changes nothing -- so
+    ``__init__`` is a no-op here; nothing else is readable (Python: no base attribute without an object)."""
+
+    __slots__ = ("_cls",)
+    _gradcli_public = DYNAMIC
+    _gradcli_dunders = frozenset({"__init__"})
+    _gradcli_type_name = "super"
+
+    def __init__(self, cls: type) -> None:
+        self._cls = cls
+
+    def _gradcli_getattr(self, name: str) -> Any:
+        if name == "__init__":
+            return _unbound_super_init
+        raise _runtime(f"'super' object has no attribute '{name}'")
+
+    def __repr__(self) -> str:
+        return f"<super: <class '{self._cls.__name__}'>, NULL>"
+
+
+def _unbound_super_init() -> None:
+    return None
+
+
+_unbound_super_init.__name__ = _unbound_super_init.__qualname__ = "__init__"
+
+
+def make_super(cls: Any = None, obj: Any = None, *rest: Any) -> "SuperProxy | UnboundSuper":
     """The ``super`` builtin of the language (the two-argument form; the interpreter compiles ``super()``)."""
     if rest:
         raise TypeError(f"super() takes at most 2 arguments ({2 + len(rest)} given)")
@@ -256,6 +286,8 @@ def make_super(cls: Any = None, obj: Any = None, *rest: Any) -> SuperProxy:
         raise error_class("runtime")("super(): no arguments")
     if not isinstance(cls, type):
         raise TypeError(f"super() argument 1 must be a type, not {type(cls).__name__}")
-    if obj is None or not (isinstance(obj, cls) or (isinstance(obj, type) and issubclass(obj, cls))):
+    if obj is None:
+        return UnboundSuper(cls)
+    if not (isinstance(obj, cls) or (isinstance(obj, type) and issubclass(obj, cls))):
         raise TypeError("super(type, obj): obj must be an instance or subtype of type")
     return SuperProxy(cls, obj)
