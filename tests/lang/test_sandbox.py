@@ -401,6 +401,21 @@ V2_ATTEMPTS = {
     "hasattr_private_string": "h = hasattr(torch, '_name')\n",
     "del_builtin_then_dunder": "del print\n__import__('os')\n",
     "del_private_attr": "x = torch.ones(1)\ndel x._data\n",
+    # setattr / delattr (SPEC §2b real code: the forward-AD tutorial) are exactly ``obj.name = v`` / ``del obj.name``
+    "setattr_dunder_string": "x = torch.ones(1)\nsetattr(x, '__class__', int)\n",
+    "setattr_private_string": "x = torch.ones(1)\nsetattr(x, '_data', None)\n",
+    "setattr_module_private": _IMPORT_NN + _NET + "setattr(m, '_modules', {})\n",
+    "setattr_namespace_member": "setattr(torch, 'ones', print)\n",
+    "setattr_builtin_function": "setattr(print, 'x', 1)\n",
+    "setattr_class_attribute": _IMPORT_NN + "setattr(nn.Linear, 'forward', print)\n",
+    "setattr_non_string": "x = torch.ones(1)\nsetattr(x, 1, 2)\n",
+    "delattr_dunder_string": "x = torch.ones(1)\ndelattr(x, '__class__')\n",
+    "delattr_private_string": "delattr(torch, '_C')\n",
+    "delattr_namespace_member": "delattr(torch, 'ones')\n",
+    "delattr_ctx_api": ("class F(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n"
+                        "        delattr(ctx, 'save_for_backward')\n        return x\n"
+                        "    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+                        "y = F.apply(torch.ones(1, requires_grad=True))\n"),
     "del_namespace_member": "del torch.ones\n",
     "module_recursion": (
         "import torch.nn as nn\nclass R(nn.Module):\n    def forward(self, x):\n        return self(x)\n"

@@ -763,6 +763,7 @@ class Walls:
         table.update({
             "print": self.print_, "__build_class__": self.build_class, "__import__": self.import_,
             "getattr": self.getattr_builtin, "hasattr": self.hasattr_builtin,
+            "setattr": self.setattr_builtin, "delattr": self.delattr_builtin,
             GET: self.getattr_, SET: self.setattr_, AUG: self.augattr_, DEL: self.delattr_, METHOD: self.method_,
             UNCATCHABLE: _uncatchable,
         })
@@ -793,6 +794,16 @@ class Walls:
             if default:
                 return default[0]
             raise
+
+    def setattr_builtin(self, obj: Any, name: Any, value: Any) -> None:
+        """The language's ``setattr``: exactly ``obj.name = value`` through the gate."""
+        name = self._attr_name("setattr", name)
+        setattr(self.setattr_(obj, name), name, value)
+
+    def delattr_builtin(self, obj: Any, name: Any) -> None:
+        """The language's ``delattr``: exactly ``del obj.name`` through the gate."""
+        name = self._attr_name("delattr", name)
+        delattr(self.delattr_(obj, name), name)
 
     def hasattr_builtin(self, obj: Any, name: Any) -> bool:
         """The language's ``hasattr``: a read through the gate; a name gradcli withholds is absent."""

@@ -32,7 +32,7 @@ from typing import Any, Callable
 import builtins
 
 from ..errors import GradcliError, error_class
-from .access import get_attr
+from .access import del_attr, get_attr, set_attr
 from .limits import Budget
 from .validate import EXCEPTION_NAMES
 
@@ -179,17 +179,39 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
 
         return gen()
 
+    def known_length(iterable: Any, what: str) -> bool:
+        """Check the size of a sized iterable; False when its ``__len__`` raises a TypeError, which
+        Python's ``list()`` ignores (its length hint) before it iterates: ``list(DataLoader(iterable_ds))``."""
+        if not hasattr(iterable, "__len__") or type(iterable) is range:
+            return True
+        try:
+            n = len(iterable)
+        except TypeError:
+            return False
+        except GradcliError as e:
+            if e.kind != "type":
+                raise
+            return False
+        budget.check_size(n, what)
+        return True
+
+    def each(iterable: Any, what: str) -> Any:
+        """The items of ``iterable`` through a generator (no ``__len__``, so Python asks no length hint
+        again), the size checked as it grows."""
+        for i, v in enumerate(iterable, 1):
+            if i % 4096 == 0:  # 4096 more items: their cost (as check_size's), and the size against the limit
+                if i > budget.limits.max_elements:
+                    budget.check_size(i, what)
+                budget.charge(4096 >> 3)
+            yield v
+
     def list_(iterable: Any = (), /) -> list:
         charge_range(iterable, True)
-        if hasattr(iterable, "__len__") and type(iterable) is not range:
-            budget.check_size(len(iterable), "list")
-        return list(iterable)
+        return list(iterable) if known_length(iterable, "list") else list(each(iterable, "list"))
 
     def tuple_(iterable: Any = (), /) -> tuple:
         charge_range(iterable, True)
-        if hasattr(iterable, "__len__") and type(iterable) is not range:
-            budget.check_size(len(iterable), "tuple")
-        return tuple(iterable)
+        return tuple(iterable) if known_length(iterable, "tuple") else tuple(each(iterable, "tuple"))
 
     def dict_(*args: Any, **kwargs: Any) -> dict:
         if args:
@@ -295,6 +317,12 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
                 return default
             raise
 
+    def setattr_(obj: Any, name: Any, value: Any, /) -> None:
+        set_attr(obj, _attr_name("setattr", name), value)  # exactly ``obj.name = value``
+
+    def delattr_(obj: Any, name: Any, /) -> None:
+        del_attr(obj, _attr_name("delattr", name))  # exactly ``del obj.name``
+
     def repr_(obj: Any, /) -> str:
         check_text(obj)
         return repr(obj)
@@ -304,7 +332,8 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
     for fn, name in ((print_, "print"), (sum_, "sum"), (min_, "min"), (max_, "max"), (enumerate_, "enumerate"),
                      (zip_, "zip"), (reversed_, "reversed"), (round_, "round"), (sorted_, "sorted"), (map_, "map"),
                      (filter_, "filter"), (any_, "any"), (all_, "all"), (iter_, "iter"), (next_, "next"),
-                     (hasattr_, "hasattr"), (getattr_, "getattr"), (repr_, "repr")):
+                     (hasattr_, "hasattr"), (getattr_, "getattr"), (setattr_, "setattr"), (delattr_, "delattr"),
+                     (repr_, "repr")):
         fn.__name__ = fn.__qualname__ = name
     names: dict[str, Any] = {
         "print": print_,
@@ -341,6 +370,8 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         "next": next_,
         "hasattr": hasattr_,
         "getattr": getattr_,
+        "setattr": setattr_,
+        "delattr": delattr_,
         "repr": repr_,
         "divmod": divmod,
         "__name__": "__main__",
