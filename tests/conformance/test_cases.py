@@ -21,7 +21,24 @@ from gradcli.app.compare import diff_documents
 
 CASES = discover()
 #: case name -> "missing capability (issue N)"; strict, so a fixed case must leave the list
-XFAIL: dict[str, str] = {}
+_N1 = ("float32 mm with N == 1 (the Linear(3, 1) weight gradient, (3 x 2000) @ (2000 x 1)) runs MKL's m == 1 "
+       "path, which ops/gemm_order.py does not reproduce; over 2000 steps a weight gradient drifts past tolerance")
+XFAIL: dict[str, str] = {
+    # real snippets (tests/conformance/real_snippets, issues 17/18's kept-aside measure)
+    "real_snippets/nn_optim__polynomial_nn": _N1,
+    "real_snippets/nn_optim__polynomial_optim": _N1,
+    "real_snippets/tutorial__two_layer_net_autograd":
+        "float32 mm of 64 x 1000 x 100 multiply-adds, past ops/gemm_order.py's MAX_FMA (numpy's BLAS order): "
+        "over 500 steps the printed loss drifts past tolerance",
+    "real_snippets/docs__nn_linear_bilinear_identity":
+        "nn.Bilinear's float32 output is not summed in ATen's _trilinear order (bit-different even at small "
+        "sizes, past tolerance for 20 x 30 features): not fixed yet",
+    "real_snippets/docs__nn_module_apply_init_weights":
+        "type(m) is refused by the sandbox (tests/lang/test_sandbox.py module_type_builtin; SPEC §2b does not "
+        "list type): a decision for the spec, not made here",
+    "real_snippets/gh_issues__issue_61446_noop_backward_hook":
+        "the deprecated Module.register_backward_hook is refused by nn/module.py: not implemented yet",
+}
 #: cases per category that also run through the installed CLI
 CLI_PER_CATEGORY = 2
 

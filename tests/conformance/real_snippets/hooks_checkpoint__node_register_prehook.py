@@ -1,0 +1,11 @@
+# source: https://docs.pytorch.org/docs/stable/generated/torch.autograd.graph.Node.register_prehook.html (docstring in pytorch/pytorch torch/autograd/graph.py; REPL -> script)
+a = torch.tensor([0., 0., 0.], requires_grad=True)
+b = a.clone()
+assert isinstance(b.grad_fn, torch.autograd.graph.Node)
+handle = b.grad_fn.register_prehook(lambda gI: (gI[0] * 2,))
+b.sum().backward(retain_graph=True)
+print(a.grad)
+handle.remove()
+a.grad = None
+b.sum().backward(retain_graph=True)
+print(a.grad)
