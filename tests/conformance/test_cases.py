@@ -36,6 +36,9 @@ XFAIL: dict[str, str] = {
     "real_snippets/docs__nn_module_apply_init_weights":
         "type(m) is refused by the sandbox (tests/lang/test_sandbox.py module_type_builtin; SPEC §2b does not "
         "list type): a decision for the spec, not made here",
+    "real_snippets/gh_issues__issue_5871_inplace_add_function":
+        "the deprecated Tensor.resize is not implemented yet (done on branch real: its generator template "
+        "exposes a layer_norm zero-variance weight-grad rounding difference to fix first)",
     "real_snippets/gh_issues__issue_61446_noop_backward_hook":
         "the deprecated Module.register_backward_hook is refused by nn/module.py: not implemented yet",
 }
