@@ -58,6 +58,16 @@ def _kind_line(err):
     return None if err is None else (err["kind"], err["line"])
 
 
+def _static_problems(source: str) -> bool:
+    """Does gradcli's static check refuse ``source`` (before anything runs)?"""
+    from gradcli.lang.validate import validate
+
+    try:
+        return bool(validate(ast.parse(source)))
+    except SyntaxError:
+        return True
+
+
 def _has_dtype(args):
     return any(a == "--dtype" or a.startswith("--dtype=") for a in args)
 
@@ -110,7 +120,10 @@ def test_explainers_report_the_runs_own_error(case, capsys, monkeypatch):
     def lint():
         code, lint = _cli(capsys, monkeypatch, case, "lint", name, "--json")
         assert lint is not None
-        if want is not None and (want[0] in STATIC or (want[0] == "limit" and lint["error"] is not None)):
+        # an ``unsupported`` error the static check does not find (an API gradcli lacks, met at run time:
+        # Tensor.resize in a custom backward) is the run's, not lint's
+        static = want is not None and want[0] in STATIC and (want[0] == "syntax" or _static_problems(case.source))
+        if want is not None and (static or (want[0] == "limit" and lint["error"] is not None)):
             assert _kind_line(lint["error"]) == want, "lint"
         else:
             assert lint["error"] is None, f"lint reports {lint['error']} that run does not"
