@@ -39,8 +39,6 @@ XFAIL: dict[str, str] = {
     "real_snippets/gh_issues__issue_5871_inplace_add_function":
         "the deprecated Tensor.resize is not implemented yet (done on branch real: its generator template "
         "exposes a layer_norm zero-variance weight-grad rounding difference to fix first)",
-    "real_snippets/gh_issues__issue_61446_noop_backward_hook":
-        "the deprecated Module.register_backward_hook is refused by nn/module.py: not implemented yet",
 }
 #: cases per category that also run through the installed CLI
 CLI_PER_CATEGORY = 2

@@ -398,10 +398,11 @@ class Module:
                         res = (res,)
                     args = res
         bw_hook = None
-        if self._backward_hooks or self._backward_pre_hooks:
+        full = self._is_full_backward_hook is True
+        if (full and self._backward_hooks) or self._backward_pre_hooks:
             from .backward_hook import BackwardHook
 
-            bw_hook = BackwardHook(self, list(self._backward_hooks.values()),
+            bw_hook = BackwardHook(self, list(self._backward_hooks.values()) if full else [],
                                    list(self._backward_pre_hooks.values()))
             args = bw_hook.setup_input_hook(args)
         result = _call(self.forward, *args, **kwargs)
@@ -414,6 +415,10 @@ class Module:
                 result = res
         if bw_hook is not None:
             result = bw_hook.setup_output_hook(result)
+        if self._backward_hooks and self._is_full_backward_hook is False:
+            from .backward_hook import register_non_full_hooks
+
+            register_non_full_hooks(self, list(self._backward_hooks.values()), args, result)
         return result
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
@@ -453,14 +458,17 @@ class Module:
         return handle
 
     def register_backward_hook(self, hook: Callable) -> HookHandle:
-        """The deprecated non-full backward hook: refused (gradcli offers register_full_backward_hook)."""
+        """The deprecated non-full backward hook ``hook(module, grad_input, grad_output)``: as PyTorch's, each
+        call registers it on the ``grad_fn`` of the output's first tensor (``Node.register_hook``), so
+        ``grad_input`` are that node's input gradients; a non-None result replaces them.  PyTorch's
+        FutureWarnings for the cases where they are not the module's (``_maybe_warn_non_full_backward_hook``)."""
         if self._is_full_backward_hook is True:
             raise nn_error(RuntimeError, "Cannot use both regular backward hooks and full backward hooks on a "
                            "single Module. Please use only one of them.")
-        from ..errors import error_class
-
-        raise error_class("unsupported")("Module.register_backward_hook (deprecated in PyTorch) is not implemented "
-                                         "in gradcli", "Use module.register_full_backward_hook(hook).")
+        object.__setattr__(self, "_is_full_backward_hook", False)
+        handle = HookHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
 
     def register_full_backward_pre_hook(self, hook: Callable, prepend: bool = False) -> HookHandle:
         """``hook(module, grad_output)`` before the gradients w.r.t. the module's inputs are computed."""
