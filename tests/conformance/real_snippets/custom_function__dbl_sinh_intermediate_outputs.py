@@ -1,0 +1,53 @@
+# source: https://github.com/pytorch/tutorials/blob/main/intermediate_source/custom_function_double_backward_tutorial.py (Saving Intermediate Results: Sinh returning its intermediates as outputs, then the "what NOT to do" Sinh; torchviz import and make_dot calls removed)
+import torch
+
+class Sinh(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        expx = torch.exp(x)
+        expnegx = torch.exp(-x)
+        ctx.save_for_backward(expx, expnegx)
+        # In order to be able to save the intermediate results, a trick is to
+        # include them as our outputs, so that the backward graph is constructed
+        return (expx - expnegx) / 2, expx, expnegx
+
+    @staticmethod
+    def backward(ctx, grad_out, _grad_out_exp, _grad_out_negexp):
+        expx, expnegx = ctx.saved_tensors
+        grad_input = grad_out * (expx + expnegx) / 2
+        # We cannot skip accumulating these even though we won't use the outputs
+        # directly. They will be used later in the second backward.
+        grad_input += _grad_out_exp * expx
+        grad_input -= _grad_out_negexp * expnegx
+        return grad_input
+
+def sinh(x):
+    # Create a wrapper that only returns the first output
+    return Sinh.apply(x)[0]
+
+x = torch.rand(3, 3, requires_grad=True, dtype=torch.double)
+torch.autograd.gradcheck(sinh, x)
+torch.autograd.gradgradcheck(sinh, x)
+
+out = sinh(x)
+grad_x, = torch.autograd.grad(out.sum(), x, create_graph=True)
+
+class Sinh(torch.autograd.Function):
+    # This is an example of what NOT to do!
+    @staticmethod
+    def forward(ctx, x):
+        expx = torch.exp(x)
+        expnegx = torch.exp(-x)
+        ctx.expx = expx
+        ctx.expnegx = expnegx
+        return (expx - expnegx) / 2
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        expx = ctx.expx
+        expnegx = ctx.expnegx
+        grad_input = grad_out * (expx + expnegx) / 2
+        return grad_input
+
+out = Sinh.apply(x)
+grad_x, = torch.autograd.grad(out.sum(), x, create_graph=True)
