@@ -27,9 +27,6 @@ XFAIL: dict[str, str] = {
     # real snippets (tests/conformance/real_snippets, issues 17/18's kept-aside measure)
     "real_snippets/nn_optim__polynomial_nn": _N1,
     "real_snippets/nn_optim__polynomial_optim": _N1,
-    "real_snippets/tutorial__two_layer_net_autograd":
-        "float32 mm of 64 x 1000 x 100 multiply-adds, past ops/gemm_order.py's MAX_FMA (numpy's BLAS order): "
-        "over 500 steps the printed loss drifts past tolerance",
     "real_snippets/docs__nn_linear_bilinear_identity":
         "nn.Bilinear's float32 output is not summed in ATen's _trilinear order (bit-different even at small "
         "sizes, past tolerance for 20 x 30 features): not fixed yet",
