@@ -25,7 +25,8 @@ _PLACEHOLDERS = [
     (re.compile(r"%\(?[a-z_]*\)?[sdr]\b"), "a %-placeholder left in"),
 ]
 _CHECKS = [
-    (re.compile(r"\b(at|of|by|from|with|the|an?|and|or)\s*(?=[,.;:)]|$)", re.I), "an empty clause"),
+    # (not a name that reads like a word: ``(A.sum().backward())``, ``ones_like(A)`` for a tensor named A)
+    (re.compile(r"(?<![(.])\b(at|of|by|from|with|the|an?|and|or)\s*(?=[,;:)]|\.(?!\w)|$)", re.I), "an empty clause"),
     (re.compile(r"\b(at|in|on|by)\s+(before|after)\b"), "two prepositions in a row (an empty place)"),
     (re.compile(r"(?<![\w.\]>])\(\s*\)|``"), "an empty bracket or code span"),
     (re.compile(r"\s[,.;:](?!\w)"), "a space before punctuation"),
@@ -60,6 +61,9 @@ def test_the_checker_finds_the_texts_of_issue_19():
     assert problems("--inputs names names the file binds.")
     assert problems("the saved values of {node} were freed")
     assert not problems("`y` was computed at line 1 (`y = x*2`) from `x`, which does not require grad.")
+    assert problems("the backward at , then") and problems("computed from the.") and problems("made by an")
+    # a tensor named A is no article
+    assert not problems("Reduce it first (A.sum().backward()), or pass gradient= (e.g. torch.ones_like(A)).")
 
 
 def _texts_of_result(result) -> list[tuple[str, str]]:
