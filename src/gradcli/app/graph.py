@@ -575,6 +575,9 @@ def write_graph(graph: Graph, fmt: str, output: Optional[str], *, show_saved: bo
         return
     if fmt not in _TEXT_FORMATS:  # pragma: no cover - typer's choice prevents it
         raise UsageProblem(f"unknown graph format {fmt!r}")
+    if fmt == "tree" and output is None:
+        out.print(graphfmt.to_tree_rich(graph, show_saved=show_saved, width=out.width), soft_wrap=True)
+        return
     if fmt == "tree":
         text = graphfmt.to_tree_text(graph, show_saved=show_saved)
     elif fmt == "dot":
@@ -590,8 +593,5 @@ def write_graph(graph: Graph, fmt: str, output: Optional[str], *, show_saved: bo
     if output is not None:
         write_atomic(output, text.encode("utf-8"))
         return
-    if fmt == "tree":
-        out.print(graphfmt.to_tree_rich(graph, show_saved=show_saved, width=out.width), soft_wrap=True)
-    else:
-        out.file.write(text)
-        out.file.flush()
+    out.file.write(text)
+    out.file.flush()
