@@ -28,9 +28,27 @@ def test_every_workload_file_exists_and_validates(bench):
     from gradcli.lang.run import prepare
 
     names = [w.name for w in bench.WORKLOADS]
-    assert len(names) == 9 and len(set(names)) == 9  # issue 9's eight and issue 17's train_adam
+    # issue 9's eight, issue 17's train_adam, issue 21's seven
+    assert len(names) == 16 and len(set(names)) == 16
     for w in bench.WORKLOADS:
         prepare(w.path.read_bytes(), str(w.path))  # raises on a syntax/unsupported/limit problem
+        if w.torch_path is not None:
+            assert w.torch_path.is_file()
+    assert {w.name for w in bench.WORKLOADS if w.torch_path is None} == {"graph_10k", "why_10k"}
+
+
+def test_command_workloads_run_their_command(bench):
+    w = {w.name: w for w in bench.WORKLOADS}
+    cmd = bench.whole_command("gradcli", w["why_10k"].path, w["why_10k"].command)
+    assert cmd[-3:] == ["why", str(w["graph_10k"].path), "w"] and w["why_10k"].views == ("whole",)
+    assert bench.whole_command("gradcli", w["check_50"].path, ("check",))[-1] == "--json"
+    assert w["check_50"].torch_path.name == "check_50.py" and w["check_50"].torch_path.parent.name == "torch"
+
+
+def test_torch_threads_reach_only_the_torch_side(bench, monkeypatch):
+    monkeypatch.setattr(bench, "TORCH_THREADS", 1)
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    assert bench.bench_env("torch")["OMP_NUM_THREADS"] == "1" and "OMP_NUM_THREADS" not in bench.bench_env()
 
 
 def test_bench_env_unsets_openblas_overrides(bench, monkeypatch):

@@ -1,0 +1,5 @@
+# issue 21: the elementwise chain with backward -- two 10M-element float32 leaves, sigmoid(exp(a) * b).sum()
+a = (torch.arange(10_000_000, dtype=torch.float32) * 1e-7).requires_grad_()
+b = torch.full((10_000_000,), 0.5, requires_grad=True)
+loss = torch.sigmoid(torch.exp(a) * b).sum()
+loss.backward()
