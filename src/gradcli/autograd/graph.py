@@ -280,6 +280,18 @@ class UserHooks:
         hooks_used[0] = True
 
 
+#: autograd/tensor.py's Tensor, bound on first use: tensor.py imports this module, and an import statement in
+#: unpack() cost ~9 us per saved result (a hot path of every backward)
+_Tensor: list = [None]
+
+
+def _bind_tensor():
+    from .tensor import Tensor
+
+    _Tensor[0] = Tensor
+    return Tensor
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had when saved.
 
@@ -395,9 +407,7 @@ class SavedTensor:
             err.facts = {"node": node, "saved": self}  # read by app/related.py
             raise err
         if self._is_output:
-            from .tensor import Tensor  # (tensor.py imports this module)
-
-            t = Tensor._from_data(self._data, self._dtype)
+            t = (_Tensor[0] or _bind_tensor())._from_data(self._data, self._dtype)
             t._version = self._box
             if not self._was_leaf:  # (a non-differentiable output, nll_loss's total_weight, has no history)
                 t._grad_fn = node

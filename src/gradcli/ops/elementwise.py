@@ -17,7 +17,7 @@ from ..autograd import fma as _fma
 from ..autograd import zerotensor as _zt
 from ..autograd import batching as _batching
 from . import parallel as _parallel
-from ._core import Node, Tensor, dt, mode, record, record_with_number, result_dtype, saved, shape_error
+from ._core import Node, SavedTensor, Tensor, dt, mode, record, record_with_number, result_dtype, saved, shape_error
 from ._core import _fw
 from .reduction import check_out_variant as _check_out_variant
 from .registry import REGISTRY, register
@@ -711,8 +711,7 @@ def _sign_np(d):
 
 
 def SavedOutput(t):
-    from ..autograd.graph import SavedTensor
-
+    """The op's result, saved (SavedVariable with is_output=True)."""
     return SavedTensor(t, is_output=True)
 
 
