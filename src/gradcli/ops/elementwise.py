@@ -811,8 +811,11 @@ atan, _ = _unary("atan", np.arctan, lambda g, s, r: g / (s * s + 1), "self: grad
 
 
 def _sigmoid_np(a):
-    # numerically stable logistic, as PyTorch's kernel
-    return np.where(a >= 0, 1 / (1 + np.exp(-a)), np.exp(a) / (1 + np.exp(a))).astype(a.dtype)
+    # numerically stable logistic, 1 / (1 + e) at a >= 0 and e / (1 + e) below, e = exp(-|a|): one exp where
+    # there were three (exp(-a), exp(a) twice), the same bits (NaN signs included: min(a, -a) keeps a NaN's)
+    e = np.exp(np.minimum(a, -a))
+    d = 1 + e
+    return np.where(a >= 0, 1 / d, e / d).astype(a.dtype, copy=False)
 
 
 sigmoid, SigmoidBackward0 = _unary("sigmoid", _sigmoid_np, lambda g, s, r: sigmoid_backward(g, r),
