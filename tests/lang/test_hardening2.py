@@ -157,6 +157,18 @@ def test_check_reruns_share_one_timeout(tmp_path, startup):
     assert p.returncode in (1, 2) and "Traceback" not in p.stderr, p.stderr[-800:]
 
 
+@needs_engine
+def test_check_refusing_up_front_says_the_file_ran_clean(tmp_path):
+    # the estimate refuses before any rerun: the verdict blames the time limit, not the file
+    (tmp_path / "c.py").write_text("x = torch.ones(400, dtype=torch.float64, requires_grad=True)\n"
+                                   "s = 0\nfor i in range(20000):\n    s = s + 1\n(x * 2).sum().backward()\n")
+    p, _ = _gradcli(["check", "c.py", "--timeout", "3"], tmp_path)
+    if "check would rerun the file" not in p.stdout:
+        pytest.skip("this machine ran the reference run fast enough for 801 reruns in 3 s")
+    assert p.returncode == 1 and "the file failed" not in p.stdout
+    assert "failed: the reruns would take longer than the time limit; nothing was checked" in p.stdout
+
+
 def test_fast_commands_keep_their_output_and_status(tmp_path):
     (tmp_path / "ok.py").write_text("x = torch.tensor([1.0, 2.0], requires_grad=True)\ny = (x * x).sum()\n")
     p, _ = _gradcli(["run", "ok.py", "--json"], tmp_path)

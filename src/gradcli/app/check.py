@@ -819,7 +819,7 @@ def _plan_reruns(inputs: list, settings: CheckSettings, options: Any, took: floa
     lines = (report.run.source or "").splitlines()
     report.run.error = ErrorRecord(kind=err.kind, message=err.message, hint=err.hint, line=line,
                                    source_line=lines[line - 1] if line and line <= len(lines) else None,
-                                   facts={"limit": "timeout"})
+                                   facts={"limit": "timeout", "check_estimate": True})
     return False
 
 

@@ -117,6 +117,9 @@ def verdict(report: Any, expect_error: Optional[str] = None) -> Text:
         if got == expect_error:
             return Text(f"ok: failed with {got}, as --expect-error asked", style="bold green")
         return Text(f"failed: expected error {expect_error}, got {got or 'none'}", style="bold red")
+    if err is not None and (getattr(err, "facts", None) or {}).get("check_estimate"):
+        # check's own refusal before any rerun: the file itself ran clean
+        return Text("failed: the reruns would take longer than the time limit; nothing was checked", style="bold red")
     if err is not None:
         where = "" if err.line is None else f" at line {err.line}"
         return Text(f"failed: the file failed with {err.kind}{where}; nothing was checked", style="bold red")
