@@ -9,24 +9,26 @@ messages, ``mixed dtype (CPU): all inputs must share same datatype.``.
 Values.  layer_norm: mean and biased variance over the last ``len(normalized_shape)`` dims, ``rstd =
 1/sqrt(var + eps)``, ``y = (x - mean) * rstd * weight + bias``, as ATen's CPU kernel rounds them
 (:mod:`.norm_order`: its Welford moments, ``fma((x - mean) * rstd, weight, bias)``) for rows of up to 16
-vectors (N < 136 float32, N < 68 float64), else computed in float64 and rounded once.  batch_norm in training mode: the per-channel
-mean and biased variance over (N, *), as ATen's CPU kernel forms them (the mean of the input rounded to its
-dtype, the sum of squared float differences, ``invstd = 1/sqrt(var_sum / n + eps)`` in double), and the
-running statistics updated in place with grad mode off, ``running = momentum * stat + (1 - momentum) *
-running`` (the unbiased variance ``var_sum / (n - 1)`` for ``running_var``); in evaluation mode the running
-statistics normalise.  batch_norm's float32 output is ATen's transform, ``fma(x, alpha, beta)`` with
-``alpha = invstd * weight`` and ``beta = bias - mean * alpha`` rounded per channel, so a zero-variance
-channel shows beta's rounding as PyTorch does (-1.9999695 for -2.0); the statistics themselves are not
-summed in PyTorch's vectorised order, so other values can differ in the last bits, within SPEC §1's float32
-tolerance on the recorded cases.  A layer_norm row too long for :mod:`.norm_order` is computed in float64
-and rounded once, within that tolerance too, without being PyTorch's bits.
+vectors (N < 136 float32, N < 68 float64), else computed in float64 and rounded once.  batch_norm of a
+contiguous float32 input follows ATen's CPU kernels (:mod:`.batch_norm_order`: the per-channel mean and
+variance sums of its contiguous or channels-last kernel, ``invstd``, the running statistics updated in place
+with grad mode off, the output ``fma(x, alpha, beta)``; in evaluation mode the running statistics
+normalise), so an ill-conditioned channel (tiny variance, a large ``invstd``) shows PyTorch's bits.  Other
+batch_norm inputs (float64, a non-contiguous input) keep the float64 formulas: the mean and biased variance
+over (N, *) (the mean of the input rounded to its dtype, the sum of squared differences, ``invstd =
+1/sqrt(var_sum / n + eps)`` in double), ``running = momentum * stat + (1 - momentum) * running`` (the
+unbiased variance for ``running_var``), the float32 output as ATen's transform, within SPEC §1's tolerance
+without being PyTorch's bits.  A layer_norm row too long for :mod:`.norm_order` is computed in float64
+and rounded once, within that tolerance too.
 
 Backward: layer_norm's input gradient as ATen's kernel rounds it (:mod:`.norm_order`) where the forward
 followed the kernel, else (float64, rounded once) ``dx = rstd * (gw - mean(gw) - xhat * mean(gw * xhat))``
-with ``gw = grad * weight``, ``dweight = sum(grad * xhat)``, ``dbias = sum(grad)``; batch_norm the same over the
-channel's (N, *) positions in training mode, ``dx = grad * invstd * weight`` in evaluation mode.  Their second
-derivatives (NativeLayerNormBackwardBackward0 / NativeBatchNormBackwardBackward0, a backward with
-``create_graph=True``) are not supported by gradcli: an ``unsupported`` error says so.
+with ``gw = grad * weight``, ``dweight = sum(grad * xhat)``, ``dbias = sum(grad)``; batch_norm as ATen's
+kernel (:mod:`.batch_norm_order`, its strided path for an expanded incoming gradient) where the forward
+followed it, else the same float64 formulas over the channel's (N, *) positions in training mode, ``dx =
+grad * invstd * weight`` in evaluation mode.  Their second derivatives (NativeLayerNormBackwardBackward0 /
+NativeBatchNormBackwardBackward0, a backward with ``create_graph=True``) are not supported by gradcli: an
+``unsupported`` error says so.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from ..autograd.fma import fma32 as _fma32
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ..errors import python_errors
 from ._core import Node, Tensor, check_numel, mode, record, saved
-from . import norm_order
+from . import batch_norm_order, norm_order
 from .registry import register
 
 __all__ = ["layer_norm", "batch_norm"]
@@ -227,7 +229,7 @@ def layer_norm(input: Any, normalized_shape: Any, weight: Optional[Tensor] = Non
 
 
 class NativeBatchNormBackward0(Node):
-    __slots__ = ("training", "eps", "mean", "invstd")
+    __slots__ = ("training", "eps", "mean", "invstd", "kernel", "running_var")
     formula = ("input: (grad - mean(grad) - xhat * mean(grad * xhat)) * invstd * weight (training), grad * invstd * "
                "weight (eval); weight: sum(grad * xhat); bias: sum(grad)")
 
@@ -237,6 +239,8 @@ class NativeBatchNormBackward0(Node):
         w = self._unpack(1)
         if mode.enabled:
             raise _no_double_backward("NativeBatchNormBackwardBackward0")
+        if self.kernel:  # ATen's own order (ops/batch_norm_order.py)
+            return self._kernel_grads(g, x, w)
         axes = (0,) + tuple(range(2, x._data.ndim))
         g64 = g._data.astype(np.float64)
         xhat = (x._data.astype(np.float64) - self.mean) * self.invstd
@@ -256,6 +260,24 @@ class NativeBatchNormBackward0(Node):
         dtype = x._dtype
         return tuple(None if a is None else Tensor._from_data(np.ascontiguousarray(a, dtype=dtype.np), dtype)
                      for a in (gx, gw, gb))
+
+    def _kernel_grads(self, g: Tensor, x: Tensor, w: Optional[Tensor]) -> tuple:
+        shape = x._data.shape
+        npd = x._dtype.np
+        x3 = x._data.reshape(shape[0], shape[1], -1)
+        dy = np.asarray(g._data, dtype=npd)
+        # PyTorch hands the incoming gradient to the kernel as it is: an expanded one (out.sum().backward())
+        # takes ATen's strided path
+        contiguous = dy.flags.c_contiguous
+        dy3 = np.ascontiguousarray(dy).reshape(x3.shape)
+        gx, gw, gb = batch_norm_order.backward(
+            dy3, x3, self.mean, self.invstd if self.training else None,
+            None if w is None else w._data.astype(npd).reshape(-1), self.training, self.running_var, self.eps,
+            self._needs, contiguous)
+        dtype = x._dtype
+        return (None if gx is None else Tensor._from_data(gx.reshape(shape), dtype),
+                None if gw is None else Tensor._from_data(np.ascontiguousarray(gw), dtype),
+                None if gb is None else Tensor._from_data(np.ascontiguousarray(gb), dtype))
 
 
 def _check_features(name: str, expected: int, t: Optional[Tensor]) -> None:
@@ -335,6 +357,10 @@ def batch_norm(input: Any, running_mean: Optional[Tensor], running_var: Optional
     bshape = (1, c) + (1,) * (len(size) - 2)
     npd = input._dtype.np
     x = input._data
+    if batch_norm_order.supported(npd) and x.flags.c_contiguous \
+            and all(t is None or t._data.flags.c_contiguous for t in (running_mean, running_var)):
+        return _batch_norm_kernel(input, running_mean, running_var, weight, bias, training, float(momentum),
+                                  float(eps))
     if training:
         n = x.size // c
         # ATen's batch_norm_cpu_collect_stats: mean and the sum of squared deviations in double (acc_type of
@@ -380,7 +406,43 @@ def batch_norm(input: Any, running_mean: Optional[Tensor], running_var: Optional
     if node is not None:
         node.training = bool(training)
         node.eps = float(eps)
+        node.kernel = False
         node.mean, node.invstd = mean, invstd
+        node._save(saved(input), saved(weight))
+    return out
+
+
+def _batch_norm_kernel(input: Tensor, running_mean: Optional[Tensor], running_var: Optional[Tensor],
+                       weight: Optional[Tensor], bias: Optional[Tensor], training: bool, momentum: float,
+                       eps: float) -> Tensor:
+    """batch_norm of a contiguous float32 input in ATen's order (ops/batch_norm_order.py): the statistics, the
+    running statistics updated in place (the kernel writes the buffers: no version bump, as in PyTorch), the
+    output; the node keeps the saved mean and invstd (or the running ones) for the kernel's backward."""
+    x = input._data
+    npd = x.dtype
+    size = x.shape
+    x3 = x.reshape(size[0], size[1], -1)
+    par = lambda t: None if t is None else t._data.astype(npd).reshape(-1)  # noqa: E731
+    if training:
+        mean, var_sum = batch_norm_order.collect_stats(x3)
+        invstd = batch_norm_order.update_stats(
+            mean, var_sum, x3.shape[0] * x3.shape[2], eps, momentum,
+            None if running_mean is None else running_mean._data.reshape(-1),
+            None if running_var is None else running_var._data.reshape(-1))
+        rv = None
+        y = batch_norm_order.transform(x3, mean, invstd, par(weight), par(bias))
+    else:
+        mean = running_mean._data.astype(npd).reshape(-1)
+        rv = running_var._data.astype(npd).reshape(-1)
+        invstd = batch_norm_order.eval_invstd(rv, eps)
+        y = batch_norm_order.transform(x3, mean, invstd, par(weight), par(bias))
+    out, node = record(NativeBatchNormBackward0, np.ascontiguousarray(y.reshape(size), dtype=npd), input._dtype,
+                       (input, weight, bias))
+    if node is not None:
+        node.training = bool(training)
+        node.eps = eps
+        node.kernel = True
+        node.mean, node.invstd, node.running_var = mean, invstd, rv
         node._save(saved(input), saved(weight))
     return out
 
