@@ -26,9 +26,10 @@ followed the kernel, else (float64, rounded once) ``dx = rstd * (gw - mean(gw) -
 with ``gw = grad * weight``, ``dweight = sum(grad * xhat)``, ``dbias = sum(grad)``; batch_norm as ATen's
 kernel (:mod:`.batch_norm_order`, its strided path for an expanded incoming gradient) where the forward
 followed it, else the same float64 formulas over the channel's (N, *) positions in training mode, ``dx =
-grad * invstd * weight`` in evaluation mode.  Their second derivatives (NativeLayerNormBackwardBackward0 /
-NativeBatchNormBackwardBackward0, a backward with ``create_graph=True``) are not supported by gradcli: an
-``unsupported`` error says so.
+grad * invstd * weight`` in evaluation mode.  Their second derivatives are not supported by gradcli: a backward
+with ``create_graph=True`` gives the same gradients as outputs of one NativeLayerNormBackwardBackward0 /
+NativeBatchNormBackwardBackward0 node (PyTorch's graph), and a backward through that node is an
+``unsupported`` error that says so.
 """
 
 from __future__ import annotations
@@ -62,8 +63,53 @@ def _sizes(shape: Sequence[int]) -> str:
 
 def _no_double_backward(node: str) -> Exception:
     return error_class("unsupported")(
-        f"the second derivative of this normalization ({node}: a backward with create_graph=True through it) is "
-        "not supported by gradcli", "Use create_graph=False here, or run this file with PyTorch itself.")
+        f"the second derivative of this normalization ({node}: a backward through the gradients that a "
+        "backward with create_graph=True computed through it) is not supported by gradcli",
+        "Backpropagate through those gradients with PyTorch itself, or keep them out of this backward.")
+
+
+class _DoubleBackward(Node):
+    """The backward of a normalization's backward (``native_layer_norm_backward`` /
+    ``native_batch_norm_backward`` recorded as one differentiable op under ``create_graph=True``, outputs
+    grad_input, grad_weight, grad_bias): PyTorch's ``layer_norm_double_backward`` /
+    ``batchnorm_double_backward`` are not reproduced, so running it is an ``unsupported`` error; the
+    first-order gradients themselves are exact."""
+
+    __slots__ = ("num_outputs",)
+    formula = "not supported by gradcli (PyTorch: layer_norm_double_backward / batchnorm_double_backward)"
+
+    def apply(self, grads):
+        raise _no_double_backward(type(self).__name__)
+
+
+class NativeLayerNormBackwardBackward0(_DoubleBackward):
+    __slots__ = ()
+
+
+class NativeBatchNormBackwardBackward0(_DoubleBackward):
+    __slots__ = ()
+
+
+def _double_backward_outputs(node_cls, out: tuple, inputs: tuple) -> tuple:
+    """``out`` (grad_input, grad_weight, grad_bias; None where not needed) as the outputs of one ``node_cls``
+    node over ``inputs`` (its edges, PyTorch's order), when grad mode is on and an input requires grad."""
+    present = [i for i, t in enumerate(out) if t is not None]
+    if not present:
+        return out
+    first = present[0]
+    t0, node = record(node_cls, out[first]._data, out[first]._dtype, inputs)
+    if node is None:
+        return out
+    node.num_outputs = 3
+    res = list(out)
+    t0._output_nr = first
+    res[first] = t0
+    for i in present[1:]:
+        t = out[i]
+        t._grad_fn = node
+        t._output_nr = i
+        t._requires_grad = True
+    return tuple(res)
 
 
 def _value_error(msg: str) -> Exception:
@@ -108,8 +154,12 @@ class NativeLayerNormBackward0(Node):
         g = grads[0]
         x = self._unpack(0)  # (a freed graph's second_backward error comes first, as PyTorch's unpacking)
         w = self._unpack(1)
-        if mode.enabled:
-            raise _no_double_backward("NativeLayerNormBackwardBackward0")
+        if mode.enabled:  # create_graph=True: the same values, outputs of one NativeLayerNormBackwardBackward0
+            return _double_backward_outputs(NativeLayerNormBackwardBackward0, self._grads(g, x, w),
+                                            (g, x, None, None, w, self._unpack(2)))
+        return self._grads(g, x, w)
+
+    def _grads(self, g: Tensor, x: Tensor, w: Optional[Tensor]) -> tuple:
         k = len(self.normalized_shape)
         axes = tuple(range(x._data.ndim - k, x._data.ndim))
         lead = tuple(range(x._data.ndim - k))
@@ -237,8 +287,12 @@ class NativeBatchNormBackward0(Node):
         g = grads[0]
         x = self._unpack(0)  # (a freed graph's second_backward error comes first, as PyTorch's unpacking)
         w = self._unpack(1)
-        if mode.enabled:
-            raise _no_double_backward("NativeBatchNormBackwardBackward0")
+        if mode.enabled:  # create_graph=True: the same values, outputs of one NativeBatchNormBackwardBackward0
+            return _double_backward_outputs(NativeBatchNormBackwardBackward0, self._grads(g, x, w),
+                                            (g, x, w, None, None))
+        return self._grads(g, x, w)
+
+    def _grads(self, g: Tensor, x: Tensor, w: Optional[Tensor]) -> tuple:
         if self.kernel:  # ATen's own order (ops/batch_norm_order.py)
             return self._kernel_grads(g, x, w)
         axes = (0,) + tuple(range(2, x._data.ndim))
