@@ -792,15 +792,41 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weigh
 
 class XlogyBackward0(Node):
     __slots__ = ()
-    formula = "self: grad * xlogy(self != 0, other); other: grad * self / other"
+    formula = "self: xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0); other: grad * self / other"
 
     def apply(self, grads):
         g = grads[0]
         a, b = self._unpack(0), self._unpack(1)
         n = self._needs
-        ga = g * xlogy((a != 0).to(a.dtype), b) if n[0] else None
+        # PyTorch 2.13: log(other) also where self == 0 (x = 0, y = 0.5 gives log(0.5)), 0 only where other <= 0
+        ga = xlogy(g, b).masked_fill((a == 0) & (b <= 0), 0.0) if n[0] else None
         gb = g * a / b if n[1] else None
         return (ga, gb)
+
+
+class XlogyBackward1(Node):
+    """xlogy.Scalar_Self (a number ``self``): edge other only."""
+
+    __slots__ = ("self_scalar",)
+    formula = "other: grad * self / other (self a number)"
+
+    def apply(self, grads):
+        b = self._unpack(0)
+        return (grads[0] * self.self_scalar / b if self._needs[0] else None,)
+
+
+class XlogyBackward2(Node):
+    """xlogy.Scalar_Other (a number ``other``): edge self only."""
+
+    __slots__ = ("other_scalar",)
+    formula = "self: xlogy(grad, other).masked_fill((self == 0) & (other <= 0), 0) (other a number)"
+
+    def apply(self, grads):
+        if not self._needs[0]:
+            return (None,)
+        a = self._unpack(0)
+        ga = xlogy(grads[0], self.other_scalar)
+        return (ga.masked_fill(a == 0, 0.0) if self.other_scalar <= 0 else ga,)
 
 
 def xlogy(input, other):
@@ -828,6 +854,18 @@ def xlogy(input, other):
         logy = np.log(y.astype(np.float64)).astype(dtype.np) if dtype.np == np.float32 else np.log(y)
         data = np.where(np.isnan(y), np.asarray(np.nan, dtype.np), np.where(x == 0, dtype.np.type(0), x * logy))
     data = np.asarray(np.broadcast_to(data, shape), dtype=dtype.np).copy()
+    if not isinstance(input, Tensor):  # the Scalar overloads: a node over the tensor alone
+        out, node = record(XlogyBackward1, data, dtype, (b,))
+        if node is not None:
+            node.self_scalar = input
+            node._save(saved(b))
+        return out
+    if not isinstance(other, Tensor):
+        out, node = record(XlogyBackward2, data, dtype, (a,))
+        if node is not None:
+            node.other_scalar = other
+            node._save(saved(a))
+        return out
     out, node = record(XlogyBackward0, data, dtype, (a, b))
     if node is not None:
         node._save(saved(a, b._requires_grad or a._requires_grad), saved(b, a._requires_grad or b._requires_grad))
@@ -1773,7 +1811,8 @@ register("smooth_l1_loss", smooth_l1_loss, "nn", torch=(), F=("smooth_l1_loss",)
 register("huber_loss", huber_loss, "nn", torch=(), F=("huber_loss",), methods=(),
          nodes=("HuberLossBackward0",), formula=HuberLossBackward0.formula,
          sample=lambda: ((_f64(3, 4, lo=-2.0, hi=2.0), _f64(3, 4, seed=1)), {"delta": 0.7, "reduction": "sum"}))
-register("xlogy", xlogy, "nn", torch=("xlogy",), methods=("xlogy",), nodes=("XlogyBackward0",),
+register("xlogy", xlogy, "nn", torch=("xlogy",), methods=("xlogy",),
+         nodes=("XlogyBackward0", "XlogyBackward1", "XlogyBackward2"),
          formula=XlogyBackward0.formula,
          sample=lambda: ((_f64(2, 3, lo=0.2, hi=2.0), _f64(2, 3, lo=0.5, hi=2.0, seed=1)), {}))
 register("kl_div", kl_div, "nn", torch=(), F=("kl_div",), methods=(), nodes=("SumBackward0", "MeanBackward0"),
