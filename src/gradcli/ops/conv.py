@@ -505,11 +505,44 @@ def constant_pad_nd(input: Tensor, pad: list, value: float = 0.0) -> Tensor:
         crop[d] = slice(start, max(shape[d] - max(-hi, 0), start))
         widths[d] = (max(lo, 0), max(hi, 0))
     check_numel(int(np.prod(new_shape)))
+    if input._inference and input._requires_grad and mode.enabled and not mode.inference:
+        return _constant_pad_composite(input, pad, value, new_shape)
     data = np.pad(input._data[tuple(crop)], widths, mode="constant", constant_values=value)
     data = np.ascontiguousarray(data, dtype=input._dtype.np).reshape(new_shape)
     out, node = record(ConstantPadNdBackward0, data, input._dtype, (input,))
     if node is not None:
         node.pad = [int(p) for p in pad]
+    return out
+
+
+def _constant_pad_composite(input: Tensor, pad: list, value: float, new_shape: list) -> Tensor:
+    """constant_pad_nd of an inference tensor that requires grad, outside inference mode: autograd is not
+    dispatched to for it, so ATen's composite runs and its inner ops record as they go, as in PyTorch 2.13:
+    the input narrowed where a width is negative, a new tensor filled with ``value``, narrowed where a width
+    is positive, then ``copy_`` of the one into the other (CopySlices into a narrowed output, CopyBackwards
+    into the whole one; a narrowed inference input has no grad, and neither has the result then)."""
+    from .inplace import copy_
+    from .shape import narrow
+
+    nd = input._data.ndim
+    src = input
+    for i in range(len(pad) // 2):
+        d = nd - 1 - i
+        lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
+        if lo < 0:
+            src = narrow(src, d, -lo, src._data.shape[d] + lo)
+        if hi < 0:
+            src = narrow(src, d, 0, src._data.shape[d] + hi)
+    out = Tensor._from_data(np.full(new_shape, value, dtype=input._dtype.np), input._dtype)
+    dst = out
+    for i in range(len(pad) // 2):
+        d = nd - 1 - i
+        lo, hi = int(pad[2 * i]), int(pad[2 * i + 1])
+        if lo > 0:
+            dst = narrow(dst, d, lo, dst._data.shape[d] - lo)
+        if hi > 0:
+            dst = narrow(dst, d, 0, dst._data.shape[d] - hi)
+    copy_(dst, src)
     return out
 
 
