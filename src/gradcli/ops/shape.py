@@ -99,6 +99,9 @@ def _infer_shape(shape: tuple, numel: int) -> tuple:
                 raise error_class("runtime")(f"invalid shape dimension {s}")
             known *= s
     if neg:
+        if known == 0 and numel == 0:  # (c10's infer_size: -1 could be any size)
+            raise error_class("runtime")(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                                         "unspecified dimension size -1 can be any value and is ambiguous")
         if known == 0 or numel % known:
             raise error_class("shape")(f"shape '{list(shape)}' is invalid for input of size {numel}")
         shape = tuple(numel // known if s == -1 else s for s in shape)
