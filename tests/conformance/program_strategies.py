@@ -2569,6 +2569,10 @@ def _nn_optimizer(g: Gen, params: str, adaptive: bool = True) -> tuple:
         if g.bool(0.3):
             kw.append(f"weight_decay={g.pick(['0.01', '0.1'])}")
         if g.bool(0.15):
+            # gradient ascent on a loss grows the outputs geometrically (11010.7 after 4 steps at lr=0.1),
+            # and with them the float32 rounding of every step (libm activations, summation order) past the
+            # tolerance (seed 2026120284: 2912.713 against 2912.750): a small step, as for the adaptive ones
+            kw[0] = "lr=0.01"
             kw.append("maximize=True")
     elif kind in ("Adam", "AdamW"):
         kw += [f"lr={g.pick(['0.01', '0.005', '0.001'])}", eps]
