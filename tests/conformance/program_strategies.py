@@ -2311,9 +2311,9 @@ _NN_ACTS = ("ReLU()", "Tanh()", "Sigmoid()", "LeakyReLU(0.1)", "ELU()", "GELU()"
             "Hardtanh()", "LeakyReLU()", "GELU(approximate='tanh')")
 _NN_FUNCTIONAL_ACTS = ("F.relu(x)", "torch.tanh(x)", "torch.sigmoid(x)", "F.gelu(x)", "F.silu(x)",
                        "F.leaky_relu(x, 0.2)", "F.elu(x)", "x.relu()")
-# activations whose float32 values are PyTorch's bits (no libm or SLEEF function inside): the others (Sigmoid,
-# SiLU, GELU, Softplus: an ulp off in 18-57% of the elements; Tanh, ELU: 0.03-0.1%) may not come before a
-# BatchNorm, whose ill-conditioned channels magnify an ulp of its input past the tolerance (seed 2026120271:
+# activations whose float32 values are PyTorch's bits (no libm or SLEEF function inside): the others (SiLU,
+# GELU, Softplus: an ulp off in 18-57% of the elements; Sigmoid ~4%, SLEEF's exp; Tanh, ELU: 0.03-0.1%) may
+# not come before a BatchNorm, whose ill-conditioned channels magnify an ulp of its input past the tolerance (seed 2026120271:
 # Sigmoid, Linear(2, 6), BatchNorm1d(6) over 6 rows gave a weight gradient 0.0034202 against 0.0034184, even
 # with batch_norm itself in ATen's order, ops/batch_norm_order.py)
 _NN_EXACT_ACTS = ("ReLU()", "LeakyReLU(0.1)", "LeakyReLU()", "Hardtanh()", "F.relu(x)", "F.leaky_relu(x, 0.2)",
