@@ -291,12 +291,13 @@ def _tail(text: str, n: int = 300) -> str:
 def measure_whole(tool: str, path: Path, timeout: float = DEFAULT_TIMEOUT_S,
                   command: tuple[str, ...] = ("run",)) -> dict:
     """One whole-process run of ``path`` by ``tool`` ("gradcli" | "torch"); ``command``: gradcli's."""
-    p = spawn(whole_command(tool, path, command), timeout, env=bench_env(tool), cwd=REPO)
+    cmd = whole_command(tool, path, command)
+    p = spawn(cmd, timeout, env=bench_env(tool), cwd=REPO)
     rec: dict[str, Any] = {"seconds": p.seconds, "cpu_seconds": p.cpu_seconds, "maxrss_kb": p.maxrss_kb, "returncode": p.returncode,
                            "ok": p.returncode == 0 and not p.timed_out, "error": None}
     if p.timed_out:
         rec["error"] = f"timed out after {timeout:g} s (runner's per-run timeout)"
-    elif tool == "gradcli" and "--json" not in whole_command(tool, path, command):
+    elif tool == "gradcli" and "--json" not in cmd:
         if p.returncode != 0:
             rec["error"] = f"exit {p.returncode}: {_tail(p.stderr or p.stdout)}"
     elif tool == "gradcli":

@@ -427,8 +427,7 @@ class SavedTensor:
     def _unpack_hooked(self, node: Node):
         """The unpack hook's tensor with the saved tensor's autograd identity (SavedVariable::unpack with hooks:
         no version check; a new tensor sharing the result's data)."""
-        from .tensor import Tensor  # (tensor.py imports this module)
-
+        Tensor = _Tensor[0] or _bind_tensor()
         r = self._hook.unpack(self._packed)
         if not isinstance(r, Tensor):
             from ..errors import ArgumentTypeError

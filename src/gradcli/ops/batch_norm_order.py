@@ -132,6 +132,21 @@ def transform(x: np.ndarray, mean: np.ndarray, invstd: np.ndarray, weight: Optio
     return fma(x, alpha[None, :, None], np.broadcast_to(beta[None, :, None], x.shape), dt)
 
 
+def _backward_terms(x: np.ndarray, mean: np.ndarray, invstd_saved: Optional[np.ndarray],
+                    weight: Optional[np.ndarray], training: bool, running_var: Optional[np.ndarray],
+                    eps: float) -> tuple:
+    """(invstd (C,), weight or ones (C,), x - mean (N, C, S)) in x's dtype, for both backward paths: the saved
+    invstd in training, else ``1 / sqrt(running_var + eps)`` in double rounded once (ATen's evaluation mode)."""
+    dt = x.dtype
+    if training:
+        invstd = invstd_saved
+    else:
+        with np.errstate(divide="ignore"):
+            invstd = (1.0 / np.sqrt(running_var.astype(np.float64) + eps)).astype(dt)
+    w = np.ones(x.shape[1], dt) if weight is None else weight.astype(dt)
+    return invstd, w, x - mean[None, :, None]
+
+
 def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, invstd_saved: Optional[np.ndarray],
              weight: Optional[np.ndarray], training: bool, running_var: Optional[np.ndarray], eps: float,
              needs: tuple, dy_contiguous: bool = True) -> tuple:
@@ -146,20 +161,14 @@ def backward(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, invstd_saved: Opti
     t = dt.type
     n_b, c, s = x.shape
     n = n_b * s
-    if training:
-        invstd = invstd_saved
-    else:
-        with np.errstate(divide="ignore"):
-            invstd = (1.0 / np.sqrt(running_var.astype(np.float64) + eps)).astype(dt)
-    w = np.ones(c, dt) if weight is None else weight.astype(dt)
-    xm = x - mean[None, :, None]
+    invstd, w, xm = _backward_terms(x, mean, invstd_saved, weight, training, running_var, eps)
     if s > 1:
         sum_ = np.zeros(c, np.float64)
         dotp = np.zeros(c, np.float64)
         for i in range(n_b):
-            sum_ = sum_ + _row_sum(np.ascontiguousarray(dy[i])).astype(np.float64)
             xmi = np.ascontiguousarray(xm[i])
             dyi = np.ascontiguousarray(dy[i])
+            sum_ = sum_ + _row_sum(dyi).astype(np.float64)
             dotp = dotp + _row_sum(xmi * dyi, (xmi, dyi)).astype(np.float64)
         k = (dotp.astype(dt) * invstd * invstd / t(n)).astype(dt)
         grad_mean = (sum_ / n).astype(dt)
@@ -203,13 +212,7 @@ def _backward_strided(dy: np.ndarray, x: np.ndarray, mean: np.ndarray, invstd_sa
     t = dt.type
     n_b, c, s = x.shape
     n = n_b * s
-    if training:
-        invstd = invstd_saved
-    else:
-        with np.errstate(divide="ignore"):
-            invstd = (1.0 / np.sqrt(running_var.astype(np.float64) + eps)).astype(dt)
-    w = np.ones(c, dt) if weight is None else weight.astype(dt)
-    xm = x - mean[None, :, None]
+    invstd, w, xm = _backward_terms(x, mean, invstd_saved, weight, training, running_var, eps)
     rows = lambda a: np.ascontiguousarray(a.transpose(1, 0, 2)).reshape(c, n)  # noqa: E731
     sum_ = _seq_sum(rows(dy).astype(np.float64)).astype(dt)
     dotp = _seq_sum(rows((xm * dy).astype(dt)).astype(np.float64))

@@ -723,7 +723,8 @@ def _zeros(g):
 
 neg, NegBackward0 = _unary("neg", np.negative, lambda g, s, r: -g, "self: -grad", save=None, keeps_int=True,
                            methods=("neg", "negative"), torch_names=("neg", "negative"))
-exp, ExpBackward0 = _unary("exp", _rounded_f32(np.exp), lambda g, s, r: g * r, "self: grad * result", save="result")
+_exp_f32 = _rounded_f32(np.exp)  # torch.exp's float32 kernel; sigmoid's exp too
+exp, ExpBackward0 = _unary("exp", _exp_f32, lambda g, s, r: g * r, "self: grad * result", save="result")
 log, LogBackward0 = _unary("log", _rounded_f32(np.log), lambda g, s, r: g / s, "self: grad / self", sample_domain="positive")
 log1p, Log1PBackward0 = _unary("log1p", _rounded_f32(np.log1p), lambda g, s, r: g / (s + 1), "self: grad / (self + 1)",
                                node_name="Log1PBackward0", sample_domain="positive")
@@ -810,9 +811,6 @@ atan, _ = _unary("atan", np.arctan, lambda g, s, r: g / (s * s + 1), "self: grad
                  methods=("atan", "arctan"), torch_names=("atan", "arctan"))
 
 
-_exp_f32 = _rounded_f32(np.exp)
-
-
 def _sigmoid_np(a):
     """The logistic function elementwise in PyTorch's formula, ``1 / (1 + exp(0 - a))`` (ATen's sigmoid
     kernel, vectorized: ``(0 - a).exp() + 1``, then ``reciprocal``), in a's dtype; float16 through float32 (its
@@ -828,8 +826,7 @@ def _sigmoid_np(a):
         out = np.asarray(_parallel.binary(np.true_divide, a.dtype.type(1), _parallel.binary(np.add, e, a.dtype.type(1))))
     nan = np.isnan(out)
     if nan.any():
-        out = out.copy() if out.base is not None or not out.flags.writeable else out
-        out[nan] = neg[nan]
+        out[nan] = neg[nan]  # (out is the division's fresh array)
     return out
 
 
