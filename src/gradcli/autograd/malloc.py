@@ -8,7 +8,7 @@ fault compacts memory: 60-70 ms for a 40 MB float32 array, against 12 ms for the
 memory.  A run executes on a worker thread (``lang.run``), whose allocations go to a separate arena, which
 maps large blocks the same way.
 
-``tune()`` sets, once per process:
+``tune()`` sets, once per process (and turns numpy's huge-page advice off, below):
 
 * ``M_MMAP_THRESHOLD`` = 1 GiB: arrays up to 1 GiB come from the heap, and a freed one is reused;
 * ``M_TRIM_THRESHOLD`` = 1 GiB: up to 1 GiB of free memory at the heap's top stays in the process;
@@ -19,7 +19,18 @@ heap keeps: a run therefore starts from a trimmed heap (``trim()`` in ``limits.s
 the limit exceeded trims and measures again before it refuses.
 
 The numpy-only chain of ``benchmarks/workloads/elementwise_10m.py`` on a worker thread ran in 0.29-0.32 s with
-these settings against 0.44-0.58 s without, with the same peak RSS (187 MB).  The cost: memory freed during a
+these settings against 0.44-0.58 s without, with the same peak RSS (187 MB).
+
+Reuse does not help an array that grows the heap: numpy still asks for huge pages on every array of 4 MiB or
+more (``madvise(MADV_HUGEPAGE)``), and with ``defrag=madvise`` the first fault of such pages compacts memory
+whenever the system's free memory is fragmented -- after another process freed a few hundred MB, as PyTorch
+does right before gradcli in a side-by-side benchmark.  ``tune()`` therefore also turns numpy's advice off
+(``numpy._core.multiarray._set_madvise_hugepage(False)``; PyTorch's CPU allocator gives none either unless
+``THP_MEM_ALLOC_ENABLE`` is set).  Measured 2026-12-02, engine view right after a PyTorch run of the same
+file, 3 pairs each: ``elementwise_bwd_10m`` 0.70-0.79 s -> 0.22-0.26 s, ``cross_entropy`` 0.21-0.24 s ->
+0.08-0.09 s, ``elementwise_10m`` 0.54-0.57 s -> 0.29-0.34 s.  On an unfragmented machine huge pages were
+faster (``elementwise_bwd_10m`` 0.15 s against 0.23 s), but a run cannot know which machine it has, and the
+stall is the larger and the more common cost.  Values do not depend on it.  The cost: memory freed during a
 run is not handed back to the system until the process ends (a ``gradcli run`` process is one run), and peak RSS
 is what it was.
 """
@@ -44,6 +55,7 @@ def tune() -> bool:
     """
     if _done[0]:
         return True
+    _no_hugepage_advice()
     if not sys.platform.startswith("linux"):
         return False
     try:
@@ -63,6 +75,20 @@ def tune() -> bool:
         trim.restype = ctypes.c_int
         _trim[0] = trim
     return ok
+
+
+def _no_hugepage_advice() -> bool:
+    """Turn numpy's ``MADV_HUGEPAGE`` advice on new arrays off (see above); True when numpy has the switch.
+    Never raises: a numpy without it (the switch is private) keeps its default."""
+    try:
+        from numpy._core import multiarray
+    except ImportError:
+        return False
+    switch = getattr(multiarray, "_set_madvise_hugepage", None)
+    if switch is None:
+        return False
+    switch(False)
+    return True
 
 
 def trim() -> bool:
