@@ -38,6 +38,9 @@ DEFAULT_MAX_ELEMENTS = 100_000_000
 DEFAULT_MAX_BYTES = 4 << 30
 #: allocations from this size read the process's resident size before they happen
 BIG = 1 << 20
+#: resident bytes above the lowest run zero from which a run's start trims the heap first
+TRIM_ABOVE = 32 << 20
+_floor: list = [None]  # the lowest run zero taken in this process
 #: backward nodes between two clock checks
 CHECK_EVERY = 256
 
@@ -90,9 +93,16 @@ def set_max_bytes(n: Optional[int]) -> None:
 
 def start_run() -> None:
     """Take the current resident size as the run's zero (called when a run starts), after handing back the
-    free memory the heap keeps from earlier runs (malloc.py)."""
-    _malloc.trim()
-    _base[0] = resident_bytes()
+    free memory the heap keeps from earlier runs (malloc.py) -- when there can be some: the process's resident
+    size is ``TRIM_ABOVE`` or more above the lowest zero taken so far (a fresh process's first run skips
+    ``malloc_trim``, 7-15 ms of walking the heap the imports left; memory a previous run freed is handed back,
+    so the heap cannot hide it from this run's count)."""
+    now = resident_bytes()
+    if _floor[0] is not None and now - _floor[0] >= TRIM_ABOVE and _malloc.trim():
+        now = resident_bytes()
+    if _floor[0] is None or now < _floor[0]:
+        _floor[0] = now
+    _base[0] = now
     _countdown[0] = CHECK_EVERY
 
 

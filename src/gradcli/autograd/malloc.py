@@ -37,6 +37,7 @@ is what it was.
 
 from __future__ import annotations
 
+import os
 import sys
 
 _M_TRIM_THRESHOLD = -1  # glibc <malloc.h> parameter numbers
@@ -78,13 +79,19 @@ def tune() -> bool:
 
 
 def _no_hugepage_advice() -> bool:
-    """Turn numpy's ``MADV_HUGEPAGE`` advice on new arrays off (see above); True when numpy has the switch.
-    Never raises: a numpy without it (the switch is private) keeps its default."""
-    try:
-        from numpy._core import multiarray
-    except ImportError:
-        return False
-    switch = getattr(multiarray, "_set_madvise_hugepage", None)
+    """Turn numpy's ``MADV_HUGEPAGE`` advice on new arrays off (see above); True when it is off.
+
+    Before numpy's import, through the ``NUMPY_MADVISE_HUGEPAGE=0`` it reads then (importing numpy here would
+    load it for commands that never need it); after, through its switch.  An explicit
+    ``NUMPY_MADVISE_HUGEPAGE`` in the environment is the user's choice and is kept.  Never raises: a numpy
+    without the (private) switch keeps its default."""
+    if "NUMPY_MADVISE_HUGEPAGE" in os.environ:
+        return os.environ["NUMPY_MADVISE_HUGEPAGE"] == "0"
+    np = sys.modules.get("numpy")
+    if np is None:
+        os.environ["NUMPY_MADVISE_HUGEPAGE"] = "0"
+        return True
+    switch = getattr(getattr(getattr(np, "_core", None), "multiarray", None), "_set_madvise_hugepage", None)
     if switch is None:
         return False
     switch(False)

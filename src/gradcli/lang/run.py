@@ -130,8 +130,9 @@ class _EngineState:
             m for m in (_engine_module(f"gradcli.autograd.{n}") for n in _RESETTABLE) if m is not None
         ]
 
-    def reset(self) -> None:
-        """PyTorch's start-up state: float32, grad on, no anomaly mode...; and this run's element limit."""
+    def reset(self, start: bool = True) -> None:
+        """PyTorch's start-up state: float32, grad on, no anomaly mode...; and this run's element limit.
+        start: a run begins (its memory zero is taken: ``limits.start_run``); False after a run (restore)."""
         for mod in self.resettable:
             reset = getattr(mod, "reset", None)
             if callable(reset):
@@ -151,7 +152,8 @@ class _EngineState:
             self.elimits.set_max_elements(self.limits.max_elements)
         if self.elimits is not None and hasattr(self.elimits, "set_max_bytes"):
             self.elimits.set_max_bytes(self.limits.max_memory)
-            self.elimits.start_run()
+            if start:
+                self.elimits.start_run()
 
     def start(self) -> None:
         """``--dtype`` then the seed, as the oracle does; a bad value is an InvocationError (exit 2)."""
@@ -172,7 +174,7 @@ class _EngineState:
                 raise InvocationError(f"bad --seed {self.options.seed}: {getattr(e, 'message', e)}") from None
 
     def restore(self) -> None:
-        self.reset()
+        self.reset(start=False)  # (the next run takes its own memory zero)
         if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):
             self.elimits.set_max_elements(None)
         if self.elimits is not None and hasattr(self.elimits, "set_max_bytes"):

@@ -226,7 +226,8 @@ def mul(input, other):
         # hot path (issue 9: a float tensor times a Python float or small int, also every such backward
         # step): what the general path computes, without its dispatch (numpy keeps the number weak: input's
         # dtype; an int is converted exactly as with dtype=)
-        data = np.multiply(input._data, other)
+        d = input._data
+        data = np.multiply(d, other) if d.size < _parallel.PARALLEL_MIN else _parallel.binary(np.multiply, d, other)
         out, node = record_with_number(MulBackward0, data, input._dtype, input)
         if node is not None:
             node._save(None, other if input._requires_grad or _fw.dual_op else None)
@@ -789,14 +790,24 @@ def _backward_op(node_cls, data, grad_output, output):
 def tanh_backward(grad_output, output):
     """grad_output * (1 - output^2) (PyTorch's kernel order), differentiable in both (TanhBackwardBackward0)."""
     r = output._data
-    return _backward_op(TanhBackwardBackward0, grad_output._data * (1 - r * r), grad_output, output)
+    if r.size < _parallel.PARALLEL_MIN:
+        data = grad_output._data * (1 - r * r)
+    else:  # the same ufuncs, on both cores (ops/parallel.py)
+        b = _parallel.binary
+        data = b(np.multiply, grad_output._data, b(np.subtract, 1, b(np.multiply, r, r)))
+    return _backward_op(TanhBackwardBackward0, data, grad_output, output)
 
 
 def sigmoid_backward(grad_output, output):
     """grad_output * (1 - output) * output (PyTorch's kernel order), differentiable in both
     (SigmoidBackwardBackward0)."""
     r = output._data
-    return _backward_op(SigmoidBackwardBackward0, grad_output._data * (1 - r) * r, grad_output, output)
+    if r.size < _parallel.PARALLEL_MIN:
+        data = grad_output._data * (1 - r) * r
+    else:  # the same ufuncs, on both cores (ops/parallel.py)
+        b = _parallel.binary
+        data = b(np.multiply, b(np.multiply, grad_output._data, b(np.subtract, 1, r)), r)
+    return _backward_op(SigmoidBackwardBackward0, data, grad_output, output)
 
 
 tanh, TanhBackward0 = _unary("tanh", _rounded_f32(np.tanh), lambda g, s, r: tanh_backward(g, r),
@@ -821,11 +832,11 @@ def _sigmoid_np(a):
     if a.dtype == np.float16:
         return _sigmoid_np(a.astype(np.float32)).astype(np.float16)
     with np.errstate(over="ignore", invalid="ignore"):
-        neg = np.negative(a)
+        neg = _parallel.unary(np.negative, a)
         e = _exp_f32(neg) if a.dtype == np.float32 else np.exp(neg)
         out = np.asarray(_parallel.binary(np.true_divide, a.dtype.type(1), _parallel.binary(np.add, e, a.dtype.type(1))))
-    nan = np.isnan(out)
-    if nan.any():
+    if out.size and np.isnan(out.min()):  # (min propagates a NaN: one pass, no mask unless there is one)
+        nan = np.isnan(out)
         out[nan] = neg[nan]  # (out is the division's fresh array)
     return out
 
@@ -862,10 +873,24 @@ class ThresholdBackwardBackward0(Node):
                 zeros_like(gg) if len(n) > 1 and n[1] else None)
 
 
+#: float dtype -> the unsigned integer of its size (threshold_backward's bit mask)
+_SAME_SIZE_UINT = {np.dtype(np.float32): np.uint32, np.dtype(np.float64): np.uint64, np.dtype(np.float16): np.uint16}
+
+
 def threshold_backward(grad, self, threshold):
     """where(self <= threshold, 0, grad) (an inf/nan gradient where self is at or below the threshold gives 0;
     a NaN self lets it through), recorded as ThresholdBackwardBackward0 on (grad, self)."""
-    data = np.where(self._data <= threshold, 0, grad._data).astype(grad._dtype.np, copy=False)
+    g, x = grad._data, self._data
+    bits = _SAME_SIZE_UINT.get(g.dtype)
+    if bits is not None and g.ndim and g.shape == x.shape and g.dtype == grad._dtype.np:
+        # the same values by the bits, without np.where's slow masked loop (16x here): grad AND a mask of
+        # all ones where self > threshold or NaN (not <=), all zeros (+0.0) elsewhere
+        with np.errstate(invalid="ignore"):
+            m = np.less_equal(x, threshold).astype(bits)
+        np.subtract(m, 1, out=m)  # 0 - 1 wraps to all ones: kept
+        data = np.bitwise_and(g.view(bits), m, out=m).view(g.dtype)
+    else:
+        data = np.where(x <= threshold, 0, g).astype(grad._dtype.np, copy=False)
     out, node = record(ThresholdBackwardBackward0, data, grad._dtype, (grad, self))
     if node is not None:
         node.threshold = threshold

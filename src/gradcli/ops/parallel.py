@@ -25,12 +25,17 @@ PARALLEL_MIN = 1 << 20
 
 
 def _flat_operand(x, shape: tuple):
-    """x as a flat array matching the output's elements, or a scalar; None when it cannot be split."""
+    """x as a flat array matching the output's elements, or a scalar (also for one element broadcast to every
+    position, as numpy's scalar of x's dtype: the same values and result dtype); None when it cannot be split."""
     if type(x) is not np.ndarray:
         return x  # a Python/numpy scalar
     if x.ndim == 0:
         return x
-    if x.shape != shape or not x.flags.c_contiguous:
+    if x.shape != shape:
+        return None
+    if not x.flags.c_contiguous:
+        if x.size and not any(x.strides):
+            return x[(0,) * x.ndim]  # one element broadcast to the shape (a sum's gradient): that element
         return None
     return x.reshape(-1)
 
