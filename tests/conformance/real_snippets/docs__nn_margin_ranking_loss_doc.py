@@ -1,0 +1,10 @@
+# source: https://docs.pytorch.org/docs/stable/generated/torch.nn.MarginRankingLoss.html (docstring in pytorch/pytorch torch/nn/modules/loss.py; REPL -> script with the imports the page assumes)
+import torch
+import torch.nn as nn
+
+loss = nn.MarginRankingLoss()
+input1 = torch.randn(3, requires_grad=True)
+input2 = torch.randn(3, requires_grad=True)
+target = torch.randn(3).sign()
+output = loss(input1, input2, target)
+output.backward()
