@@ -37,17 +37,9 @@ XFAIL: dict[str, str] = {
         "the deprecated Tensor.resize is not implemented yet (done on branch real: its generator template "
         "exposes a layer_norm zero-variance weight-grad rounding difference to fix first)",
     # real29's fresh batch (45 snippets, first pass 31/45): the failures, by class
-    "real_snippets/docs__nn_cosine_embedding_loss_doc": "nn.CosineEmbeddingLoss is not implemented yet (a torch.nn loss module missing)",
     "real_snippets/docs__nn_ctc_loss_padded_doc": "nn.CTCLoss is not implemented yet (a torch.nn loss module missing)",
-    "real_snippets/docs__nn_gaussian_nll_loss_doc": "nn.GaussianNLLLoss is not implemented yet (a torch.nn loss module missing)",
-    "real_snippets/docs__nn_hinge_embedding_loss_doc": "nn.HingeEmbeddingLoss is not implemented yet (a torch.nn loss module missing)",
-    "real_snippets/docs__nn_margin_ranking_loss_doc": "nn.MarginRankingLoss is not implemented yet (a torch.nn loss module missing)",
     "real_snippets/docs__nn_multi_margin_loss_doc": "nn.MultiMarginLoss is not implemented yet (a torch.nn loss module missing)",
     "real_snippets/docs__nn_multilabel_margin_loss_doc": "nn.MultiLabelMarginLoss is not implemented yet (a torch.nn loss module missing)",
-    "real_snippets/docs__nn_multilabel_soft_margin_loss_doc": "nn.MultiLabelSoftMarginLoss is not implemented yet (a torch.nn loss module missing)",
-    "real_snippets/docs__nn_poisson_nll_loss_doc": "nn.PoissonNLLLoss is not implemented yet (a torch.nn loss module missing)",
-    "real_snippets/docs__nn_triplet_margin_loss_doc": "nn.TripletMarginLoss is not implemented yet (a torch.nn loss module missing)",
-    "real_snippets/docs__nn_triplet_margin_with_distance_loss_doc": "nn.TripletMarginWithDistanceLoss is not implemented yet (a torch.nn loss module missing)",
     "real_snippets/docs__allow_mutation_on_saved_tensors_doc":
         "torch.autograd.graph.allow_mutation_on_saved_tensors is not implemented yet",
     "real_snippets/gh_issues__issue_2210_cross_entropy_double_backward":

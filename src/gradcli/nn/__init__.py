@@ -16,7 +16,9 @@ _ACTIVATIONS = ("ReLU", "ReLU6", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "Si
                 "Hardsigmoid", "Hardswish", "Hardtanh", "Softplus", "Softsign", "Tanhshrink", "LogSigmoid",
                 "Softmax", "Softmin", "LogSoftmax")
 _LOSSES = ("L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
-           "NLLLoss", "KLDivLoss")
+           "NLLLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
+           "MultiLabelSoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "PoissonNLLLoss",
+           "GaussianNLLLoss")
 
 #: name of ``torch.nn`` -> the submodule of gradcli.nn defining it
 MEMBERS: dict[str, str] = {
@@ -25,6 +27,8 @@ MEMBERS: dict[str, str] = {
     "Identity": "linear",
     "Linear": "linear",
     "Flatten": "flatten",
+    "PairwiseDistance": "distance",
+    "CosineSimilarity": "distance",
     "Conv1d": "conv",
     "Conv2d": "conv",
     "MaxPool1d": "pooling",
@@ -61,10 +65,9 @@ UNSUPPORTED = frozenset({
     "InstanceNorm2d", "Dropout3d", "AlphaDropout", "EmbeddingBag",
     "LazyLinear", "Transformer",
     "TransformerEncoder", "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
-    "MultiheadAttention", "ParameterList", "ParameterDict", "PReLU", "Threshold", "Unflatten", "CosineSimilarity",
-    "PairwiseDistance", "Upsample", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad2d", "PixelShuffle",
-    "Softmax2d", "GLU", "Softshrink", "Hardshrink", "RReLU", "CosineEmbeddingLoss", "CTCLoss",
-    "GaussianNLLLoss", "HingeEmbeddingLoss", "MarginRankingLoss", "MultiLabelMarginLoss", "MultiLabelSoftMarginLoss",
-    "MultiMarginLoss", "PoissonNLLLoss", "SoftMarginLoss", "TripletMarginLoss", "DataParallel",
+    "MultiheadAttention", "ParameterList", "ParameterDict", "PReLU", "Threshold", "Unflatten",
+    "Upsample", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad2d", "PixelShuffle",
+    "Softmax2d", "GLU", "Softshrink", "Hardshrink", "RReLU", "CTCLoss",
+    "MultiLabelMarginLoss", "MultiMarginLoss", "SoftMarginLoss", "DataParallel",
     "parallel", "Buffer", "Container", "modules", "parameter",
 })

@@ -11,12 +11,15 @@ from typing import Any, Optional
 
 from ..autograd.tensor import Tensor
 from ..errors import warn
+from ..ops import loss_composite as _FC
 from ..ops import nn as _F
 from ._errors import nn_error
 from .module import Module
 
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
-           "NLLLoss", "KLDivLoss"]
+           "NLLLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
+           "MultiLabelSoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "PoissonNLLLoss",
+           "GaussianNLLLoss"]
 
 _MOD = "torch.nn.modules.loss"
 
@@ -167,6 +170,131 @@ class KLDivLoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return _F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class MarginRankingLoss(_Loss):
+    """max(0, -y * (x1 - x2) + margin) (F.margin_ranking_loss)."""
+
+    __module__ = _MOD
+
+    def __init__(self, margin: float = 0.0, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return _FC.margin_ranking_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class HingeEmbeddingLoss(_Loss):
+    """x where y is 1, max(0, margin - x) where y is -1 (F.hinge_embedding_loss)."""
+
+    __module__ = _MOD
+
+    def __init__(self, margin: float = 1.0, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return _FC.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class CosineEmbeddingLoss(_Loss):
+    """1 - cos(x1, x2) where y is 1, max(0, cos(x1, x2) - margin) where y is -1 (F.cosine_embedding_loss)."""
+
+    __module__ = _MOD
+
+    def __init__(self, margin: float = 0.0, size_average: Any = None, reduce: Any = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return _FC.cosine_embedding_loss(input1, input2, target, margin=self.margin, reduction=self.reduction)
+
+
+class MultiLabelSoftMarginLoss(_WeightedLoss):
+    """Per-class logistic loss averaged over the classes (F.multilabel_soft_margin_loss)."""
+
+    __module__ = _MOD
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return _FC.multilabel_soft_margin_loss(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """max(0, margin + d(a, p) - d(a, n)) with the p-norm distance (F.triplet_margin_loss)."""
+
+    __module__ = _MOD
+
+    def __init__(self, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6, swap: bool = False,
+                 size_average: Any = None, reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        if margin <= 0:
+            raise nn_error(ValueError, f"TripletMarginLoss: expected margin to be greater than 0, got {margin} instead")
+        self.margin = margin
+        self.p = p
+        self.eps = eps
+        self.swap = swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return _FC.triplet_margin_loss(anchor, positive, negative, margin=self.margin, p=self.p, eps=self.eps,
+                                       swap=self.swap, reduction=self.reduction)
+
+
+class TripletMarginWithDistanceLoss(_Loss):
+    """triplet_margin_loss with any distance function (F.triplet_margin_with_distance_loss)."""
+
+    __module__ = _MOD
+
+    def __init__(self, *, distance_function: Any = None, margin: float = 1.0, swap: bool = False,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average=None, reduce=None, reduction=reduction)
+        if margin <= 0:
+            raise nn_error(ValueError, f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got "
+                                       f"{margin} instead")
+        from .distance import PairwiseDistance
+
+        self.distance_function = distance_function if distance_function is not None else PairwiseDistance()
+        self.margin = margin
+        self.swap = swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return _FC.triplet_margin_with_distance_loss(anchor, positive, negative,
+                                                     distance_function=self.distance_function, margin=self.margin,
+                                                     swap=self.swap, reduction=self.reduction)
+
+
+class PoissonNLLLoss(_Loss):
+    """Negative log likelihood of a Poisson target (F.poisson_nll_loss)."""
+
+    __module__ = _MOD
+
+    def __init__(self, log_input: bool = True, full: bool = False, size_average: Any = None, eps: float = 1e-8,
+                 reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.log_input = log_input
+        self.full = full
+        self.eps = eps
+
+    def forward(self, log_input: Tensor, target: Tensor) -> Tensor:
+        return _FC.poisson_nll_loss(log_input, target, log_input=self.log_input, full=self.full, eps=self.eps,
+                                    reduction=self.reduction)
+
+
+class GaussianNLLLoss(_Loss):
+    """Negative log likelihood of a Gaussian target with predicted variance (F.gaussian_nll_loss)."""
+
+    __module__ = _MOD
+
+    def __init__(self, *, full: bool = False, eps: float = 1e-6, reduction: str = "mean") -> None:
+        super().__init__(None, None, reduction)
+        self.full = full
+        self.eps = eps
+
+    def forward(self, input: Tensor, target: Tensor, var: Any) -> Tensor:
+        return _FC.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
 
 
 def _py_class(v: Any) -> str:

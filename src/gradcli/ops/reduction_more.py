@@ -512,8 +512,24 @@ def _vector_norm_np(a: np.ndarray, p: float, axis, keepdim: bool) -> np.ndarray:
     return np.power(np.sum(np.power(ab, p), axis=axis, keepdims=keepdim), 1.0 / p)
 
 
+class NormBackward1(LinalgVectorNormBackward0):
+    """ATen's ``norm.ScalarOpt_dim`` node: C++ composites call ``at::norm(self, p, dim, keepdim)`` (Python's
+    torch.norm goes to linalg.vector_norm instead); derivatives.yaml gives both the same ``norm_backward``."""
+
+    __slots__ = ()
+
+
+def norm_dim(input, p, dim, keepdim: bool = False):
+    """``at::norm(input, p, dim, keepdim)`` as ATen's C++ composites (pairwise_distance) call it (NormBackward1)."""
+    return _vector_norm(input, p, dim, keepdim, None, NormBackward1)
+
+
 def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):
     """torch.linalg.vector_norm: (sum |x|^ord)^(1/ord) over dim (all when None) (LinalgVectorNormBackward0)."""
+    return _vector_norm(input, ord, dim, keepdim, dtype, LinalgVectorNormBackward0)
+
+
+def _vector_norm(input, ord, dim, keepdim: bool, dtype, node_cls) -> Tensor:
     _need_tensor("linalg_vector_norm", input)
     if not input._dtype.is_floating_point:
         raise _runtime("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
@@ -542,7 +558,7 @@ def vector_norm(input, ord=2, dim=None, keepdim: bool = False, *, dtype=None):
             data = _vector_norm_np(a.reshape(1), p, 0, False).reshape(())
         else:
             data = _vector_norm_np(a, p, dims, keepdim)
-    out, node = record(LinalgVectorNormBackward0, np.asarray(data, dtype=src._dtype.np), src._dtype, (input,))
+    out, node = record(node_cls, np.asarray(data, dtype=src._dtype.np), src._dtype, (input,))
     if node is not None:
         node.ord, node.keepdim = p, keepdim
         node.dims = dims if nd and dim is not None else ()  # full reduction: grad stays 0-d, as PyTorch

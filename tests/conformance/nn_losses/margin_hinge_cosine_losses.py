@@ -1,0 +1,21 @@
+# MarginRankingLoss, HingeEmbeddingLoss, CosineEmbeddingLoss: margins, reductions, nodes and gradients
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x1 = torch.randn(4, requires_grad=True)
+x2 = torch.randn(4, requires_grad=True)
+y = torch.tensor([1.0, -1.0, 1.0, -1.0])
+a = nn.MarginRankingLoss(margin=0.5)(x1, x2, y)
+b = F.margin_ranking_loss(x1, x2, y, reduction="none")
+h = torch.randn(3, 4, requires_grad=True)
+yh = torch.tensor([[1.0, -1.0, 1.0, -1.0], [-1.0, -1.0, 1.0, 1.0], [1.0, 1.0, -1.0, 1.0]])
+c = nn.HingeEmbeddingLoss(margin=2.0, reduction="sum")(h, yh)
+d = F.hinge_embedding_loss(h, yh, reduction="none")
+u = torch.randn(3, 5, requires_grad=True)
+v = torch.randn(3, 5, requires_grad=True)
+yc = torch.tensor([1.0, -1.0, -1.0])
+e = nn.CosineEmbeddingLoss(margin=-0.5)(u, v, yc)
+f = F.cosine_embedding_loss(u[0], v[0], torch.tensor(-1.0), reduction="none")
+print(a, b, c, e, f)
+print(d)
+(a + b.sum() + c + d.sum() + e + f).backward()

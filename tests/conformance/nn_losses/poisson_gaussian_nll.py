@@ -1,0 +1,18 @@
+# PoissonNLLLoss (log_input, full, eps) and GaussianNLLLoss (heteroscedastic, homoscedastic, float var, full)
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.randn(4, 3, requires_grad=True)
+t = torch.tensor([[0.0, 1.0, 2.0], [3.0, 0.5, 4.0], [1.0, 1.5, 6.0], [0.0, 2.0, 2.5]])
+a = nn.PoissonNLLLoss()(x, t)
+rate = torch.rand(4, 3, requires_grad=True)
+b = nn.PoissonNLLLoss(log_input=False, full=True, reduction="sum")(rate, t)
+c = F.poisson_nll_loss(x, t, full=True, reduction="none")
+var = torch.rand(4, 3, requires_grad=True)
+d = nn.GaussianNLLLoss()(x, t, var)
+var1 = torch.rand(4, requires_grad=True)
+e = nn.GaussianNLLLoss(full=True, reduction="sum")(x, t, var1)
+f = F.gaussian_nll_loss(x, t, torch.zeros(4, 1), reduction="none")
+print(a, b, d, e)
+print(c, f)
+(a + b + c.sum() + d + e + f.sum()).backward()

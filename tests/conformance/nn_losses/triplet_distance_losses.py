@@ -1,0 +1,18 @@
+# TripletMarginLoss (p, swap), pairwise_distance / PairwiseDistance (keepdim), cosine_similarity (broadcast)
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+an = torch.randn(5, 6, requires_grad=True)
+po = torch.randn(5, 6, requires_grad=True)
+ne = torch.randn(5, 6, requires_grad=True)
+a = nn.TripletMarginLoss(margin=2.0)(an, po, ne)
+b = nn.TripletMarginLoss(p=1.0, swap=True, reduction="sum")(an, po, ne)
+c = F.triplet_margin_loss(an, po, ne, margin=0.5, reduction="none")
+d = F.pairwise_distance(an, po, keepdim=True)
+e = nn.PairwiseDistance(p=3.0)(an, ne)
+s = F.cosine_similarity(an, po[0], dim=1)
+m = nn.CosineSimilarity(dim=0, eps=1e-6)(an, ne)
+print(a, b)
+print(c, d.shape, e, s, m)
+print(nn.PairwiseDistance(), nn.CosineSimilarity())
+(a + b + c.sum() + d.sum() + e.sum() + s.sum() + m.sum()).backward()
