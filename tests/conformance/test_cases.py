@@ -42,8 +42,6 @@ XFAIL: dict[str, str] = {
     "real_snippets/docs__nn_multilabel_margin_loss_doc": "nn.MultiLabelMarginLoss is not implemented yet (a torch.nn loss module missing)",
     "real_snippets/docs__allow_mutation_on_saved_tensors_doc":
         "torch.autograd.graph.allow_mutation_on_saved_tensors is not implemented yet",
-    "real_snippets/gh_issues__issue_2210_cross_entropy_double_backward":
-        "Tensor.type(torch.LongTensor) (a legacy tensor-type class as the argument) is a type error in gradcli",
     "real_snippets/gh_issues__issue_2264_batchnorm_double_backward":
         "the second derivative of batch_norm in training mode (NativeBatchNormBackwardBackward0) is unsupported",
 }

@@ -502,13 +502,42 @@ def _conv(d):
     return fn
 
 
-def type_(input, dtype=None):
-    """Tensor.type(dtype): convert, or with no argument the type name ('torch.FloatTensor')."""
+#: dtype name -> PyTorch's legacy type name (``options_to_string``: "torch." + ScalarType + "Tensor")
+_TYPE_NAMES = {"float32": "FloatTensor", "float64": "DoubleTensor", "float16": "HalfTensor", "int64": "LongTensor", "int32": "IntTensor", "int16": "ShortTensor",
+               "int8": "CharTensor", "uint8": "ByteTensor", "bool": "BoolTensor"}
+
+
+def type_(input, dtype=None, non_blocking=False, **kwargs):
+    """Tensor.type(): the type name ('torch.FloatTensor'); Tensor.type(t) converts as ``to`` (input itself
+    when nothing changes), t a dtype, a legacy tensor class (``torch.LongTensor``) or its name as a string:
+    python_variable_methods.cpp's THPVariable_type (a class is read by its name, ``options_from_string``)."""
+    if kwargs:
+        bad = next((k for k in kwargs if k != "memory_format"), None)
+        if bad is not None:
+            raise ArgumentTypeError(f"type() got an unexpected keyword argument '{bad}'")
+    if not isinstance(non_blocking, bool):
+        raise ArgumentTypeError(f"type(): argument 'non_blocking' must be bool, not {type(non_blocking).__name__}")
     if dtype is None:
-        return {"float32": "torch.FloatTensor", "float64": "torch.DoubleTensor", "int64": "torch.LongTensor",
-                "int32": "torch.IntTensor", "bool": "torch.BoolTensor", "float16": "torch.HalfTensor"}.get(
-            input._dtype.name, "torch.Tensor")
-    return to(input, dtype)
+        return "torch." + _TYPE_NAMES.get(input._dtype.name, "Tensor")
+    if isinstance(dtype, dt.dtype):
+        return to(input, dtype)
+    if isinstance(dtype, type):
+        legacy = getattr(dtype, "_dtype", None)
+        if isinstance(legacy, dt.dtype):  # torch.LongTensor ... (api.py's legacy classes)
+            return to(input, legacy)
+        name = "torch.Tensor" if dtype is Tensor else dtype.__name__
+    elif isinstance(dtype, str):
+        name = dtype
+    else:
+        raise ArgumentTypeError("dtype must be a type, str, or dtype object")
+    if name == "torch.Tensor":
+        return to(input, dt.get_default_dtype())
+    if name.startswith("torch.cuda."):
+        raise error_class("unsupported")(f"{name} is a CUDA tensor type: gradcli runs on the CPU only")
+    for dname, tname in _TYPE_NAMES.items():
+        if name == "torch." + tname:
+            return to(input, dt.by_name(dname))
+    raise error_class("runtime")(f"invalid type: '{name}'", None, torch_type=ValueError)
 
 
 register("tensor", tensor, "creation", methods=())
