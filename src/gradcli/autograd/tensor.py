@@ -296,7 +296,11 @@ class Tensor:
         self._requires_grad = flag
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
-        """Set requires_grad in place on a leaf and return self (non-leaves: only True is accepted)."""
+        """Set requires_grad in place on a leaf and return self (non-leaves: only True is accepted).  Raises
+        TypeError (kind ``type``) for a non-bool flag, as PyTorch's argument parser (an int too)."""
+        if type(requires_grad) is not bool:
+            raise ArgumentTypeError("requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                                    f"{type(requires_grad).__name__}")
         try:
             self._set_requires_grad(bool(requires_grad))
         except GradcliError as e:

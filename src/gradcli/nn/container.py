@@ -13,7 +13,7 @@ import operator
 from typing import Any, Iterable, Iterator
 
 from ._errors import nn_error
-from .module import Module, _addindent
+from .module import Module, _addindent, python_errors_on_methods
 from .parameter import typename
 
 __all__ = ["Sequential", "ModuleList", "ModuleDict"]
@@ -322,3 +322,7 @@ class ModuleDict(Module):
 def _py_class(v: Any) -> str:
     name = typename(v)
     return f"<class '{name}'>"
+
+
+for _cls in (Sequential, ModuleList, ModuleDict):
+    python_errors_on_methods(_cls)

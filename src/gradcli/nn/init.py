@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, Optional
 
+from ..errors import python_errors
 from ..autograd import grad_mode
 from ..autograd.tensor import Tensor
 from ..errors import warn
@@ -171,3 +172,8 @@ def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in", nonlinea
     with grad_mode.no_grad():
         return tensor.normal_(0, std, generator=generator)
 
+
+# torch.nn.init is Python: a value a file hands it fails with Python's error and message, as PyTorch's kind
+# (errors.python_errors), never as an internal error
+for _name in __all__:
+    globals()[_name] = python_errors(globals()[_name])

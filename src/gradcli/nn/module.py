@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterator, Optional
 from ..autograd import grad_mode
 from ..autograd import graph as _graph
 from ..autograd.tensor import Tensor
-from ..errors import GradcliError
+from ..errors import GradcliError, python_errors
 from ..exposure import DYNAMIC, mark_subclassable
 from ._errors import NNAttributeError, nn_error
 from .parameter import Parameter, typename
@@ -631,7 +631,11 @@ class Module:
         """``to(dtype)`` / ``to(device)`` / ``to(tensor)``: floating parameters and buffers take the dtype."""
         from ..autograd import dtypes as dt
 
+        from ..autograd import device as _device
+
         dtype = kwargs.pop("dtype", None)
+        if kwargs.get("device") is not None:
+            _device.check_device(kwargs["device"])  # a CUDA device or an index fails as PyTorch's CPU build
         kwargs.pop("device", None)
         kwargs.pop("non_blocking", None)
         if kwargs:
@@ -642,10 +646,10 @@ class Module:
                 dtype = a
             elif isinstance(a, Tensor):
                 dtype = a.dtype
-            elif isinstance(a, str) and a.split(":")[0] == "cpu" or isinstance(a, bool):
+            elif isinstance(a, bool):
                 continue
-            elif type(a).__name__ == "_Device":
-                continue
+            elif isinstance(a, (str, int)) or type(a).__name__ == "_Device":
+                _device.check_device(a)  # ('cpu' passes; 'cuda' and an index fail as PyTorch's CPU build)
             else:
                 raise nn_error(TypeError, f"to() received an invalid combination of arguments - got ({typename(a)})")
         if dtype is not None and not (dtype.is_floating_point or getattr(dtype, "is_complex", False)):
@@ -848,6 +852,39 @@ class IncompatibleKeys(tuple):
         return f"_IncompatibleKeys(missing_keys={self.missing_keys!r}, unexpected_keys={self.unexpected_keys!r})"
 
     __str__ = __repr__
+
+
+def python_errors_on_methods(cls: type) -> type:
+    """Wrap each public method ``cls`` defines with :func:`errors.python_errors`: torch.nn.Module's methods are
+    Python, so a value a file hands them (``load_state_dict({5: t})``, ``get_submodule(5)``) fails in PyTorch
+    with Python's TypeError/AttributeError and its message -- in gradcli too, as PyTorch's kind, never as an
+    internal error.  Dunders (``__call__`` runs the file's forward), properties and static methods stay as
+    they are.  Returns ``cls``."""
+    import functools
+    import inspect
+
+    def generator(fn):  # (a generator method fails while it is iterated, after the call returned)
+        step, start = python_errors(next), python_errors(fn)
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            it = start(*args, **kwargs)
+            while True:
+                try:
+                    item = step(it)
+                except StopIteration:
+                    return
+                yield item
+
+        return wrapper
+
+    for name, fn in list(vars(cls).items()):
+        if not name.startswith("_") and inspect.isfunction(fn) and not getattr(fn, "__wrapped__", None):
+            setattr(cls, name, generator(fn) if inspect.isgeneratorfunction(fn) else python_errors(fn))
+    return cls
+
+
+python_errors_on_methods(Module)
 
 
 def module_path_names(namespace: dict) -> dict:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import types
 from typing import Any
 
+from ..errors import python_errors
 from ..autograd import grad_mode
 from ..autograd.tensor import Tensor
 from ..errors import warn
@@ -43,9 +44,13 @@ def clip_grad_norm_(parameters: Any, max_norm: float, norm_type: float = 2.0, er
         warn("other", "`parameters` is an empty generator, no gradient clipping will occur.")
     with grad_mode.no_grad():
         grads = [p.grad for p in params if p.grad is not None]
+        # PyTorch's order: _get_total_norm (norm_type as float; no gradients: tensor(0.)), then
+        # _clip_grads_with_norm_ (max_norm as float, also when there is no gradient to clip)
         norm_type = float(norm_type)
         if not grads:
-            return creation.tensor(0.0)
+            total_norm = creation.tensor(0.0)
+            float(max_norm)
+            return total_norm
         norms = [g.norm(norm_type) for g in grads]
         total_norm = shape.stack(norms).norm(norm_type)
         if error_if_nonfinite and bool(total_norm.isnan() | total_norm.isinf()):
@@ -87,3 +92,9 @@ def vector_to_parameters(vec: Any, parameters: Any) -> None:
         n = param.numel()
         param.data = vec[pointer:pointer + n].view_as(param).data
         pointer += n
+
+
+# torch.nn.utils is Python: a value a file hands it fails with Python's error and message, as PyTorch's kind
+# (errors.python_errors), never as an internal error
+for _name in __all__:
+    globals()[_name] = python_errors(globals()[_name])

@@ -197,12 +197,22 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
 _ARANGE_BLOCK = 1 << 16
 
 
+def _complex_bound(v):
+    """A complex arange argument: its real part (a float) when the imaginary part is 0, else PyTorch's error
+    (its Scalar to double conversion; measured on PyTorch 2.13: arange(0, 2 + 0j) is tensor([0., 1.]))."""
+    if isinstance(v, complex):
+        if v.imag != 0:
+            raise error_class("runtime")("value cannot be converted to type double without overflow")
+        return float(v.real)
+    return v
+
+
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.arange([start,] end[, step]): int64 when all arguments are ints, else the default dtype."""
     _device.check_device(device)
     if end is None:
         start, end = 0, start
-    vals = [_to_py(v) for v in (start, end, step)]
+    vals = [_complex_bound(_to_py(v)) for v in (start, end, step)]
     start, end, step = vals
     if step == 0 or step != step:
         raise error_class("runtime")("step must be nonzero")
@@ -457,7 +467,7 @@ def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=F
             raise invalid()
         dtype = args[0] if isinstance(args[0], dt.dtype) else args[0]._dtype
         rest = args[1:]
-    elif args and isinstance(args[0], (str, _device.device)):
+    elif args and (isinstance(args[0], (str, _device.device)) or type(args[0]) is int):  # (an int: a device index)
         if device is not None:
             raise invalid()
         _device.check_device(args[0])  # (a CUDA device: PyTorch's CPU build fails here)
@@ -471,7 +481,7 @@ def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=F
     if len(rest) == 2:
         copy = rest[1]
     if device is not None:
-        if not isinstance(device, (str, _device.device)):
+        if not (isinstance(device, (str, _device.device)) or type(device) is int):
             raise invalid()
         _device.check_device(device)
     if dtype is None or (dtype is input._dtype and not copy):

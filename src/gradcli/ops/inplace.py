@@ -661,7 +661,17 @@ def zero_(self):
 
 
 def fill_(self, value):
-    """Fill with a number in place (FillBackward2), or with a 0-d tensor (FillBackward3)."""
+    """Fill with a number in place (FillBackward2), or with a 0-d tensor (FillBackward3).  Anything else is
+    PyTorch's argument-parser TypeError (its text, measured on PyTorch 2.13)."""
+    if not isinstance(value, (int, float, complex, Tensor)):
+        got = type(value).__name__
+        shown = got
+        if isinstance(value, (list, tuple)):
+            shown = f"{got} of [{', '.join(dict.fromkeys(type(e).__name__ for e in value))}]"
+        raise ArgumentTypeError(
+            f"fill_() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+            f" * (Tensor value)\n      didn't match because some of the arguments have invalid types: (!{shown}!)\n"
+            f" * (Number value)\n      didn't match because some of the arguments have invalid types: (!{shown}!)\n")
     if isinstance(value, Tensor):
         if value._data.ndim:
             raise error_class("runtime")(
@@ -893,9 +903,19 @@ class UniformBackward0(ZeroBackward0):
     formula = "self: zeros_like(grad)"
 
 
+def _float_args(fn: str, **named) -> None:
+    """PyTorch's argument parser for ``float`` parameters: a Python number or a tensor passes, anything else
+    is its TypeError naming the parameter and its position (measured: ``uniform_(None)``, ``normal_(0, 'b')``)."""
+    for pos, (name, v) in enumerate(named.items(), 1):
+        if not isinstance(v, (int, float, Tensor)):
+            raise ArgumentTypeError(f"{fn}(): argument '{name}' (position {pos}) must be float, not {type(v).__name__}")
+
+
 def normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal samples in place (PyTorch's CPU stream)."""
     from ..autograd import random as _random
+
+    _float_args("normal_", mean=mean, std=std)
 
     def compute(old):
         data = np.array(old._data, copy=True)
@@ -909,6 +929,8 @@ def normal_(self, mean=0.0, std=1.0, *, generator=None):
 def uniform_(self, a=0.0, b=1.0, *, generator=None):
     """Fill with uniform samples in [a, b) in place (PyTorch's CPU stream)."""
     from ..autograd import random as _random
+
+    _float_args("uniform_", **{"from": a, "to": b})
 
     def compute(old):
         data = np.array(old._data, copy=True)
