@@ -33,9 +33,6 @@ XFAIL: dict[str, str] = {
     "real_snippets/docs__nn_module_apply_init_weights":
         "type(m) is refused by the sandbox (tests/lang/test_sandbox.py module_type_builtin; SPEC §2b does not "
         "list type): a decision for the spec, not made here",
-    "real_snippets/gh_issues__issue_5871_inplace_add_function":
-        "the deprecated Tensor.resize is not implemented yet (done on branch real: its generator template "
-        "exposes a layer_norm zero-variance weight-grad rounding difference to fix first)",
     # real29's fresh batch (45 snippets, first pass 31/45): the failures, by class
     "real_snippets/docs__nn_ctc_loss_padded_doc": "nn.CTCLoss is not implemented yet (a torch.nn loss module missing)",
     "real_snippets/docs__nn_multi_margin_loss_doc": "nn.MultiMarginLoss is not implemented yet (a torch.nn loss module missing)",
