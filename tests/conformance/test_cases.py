@@ -30,9 +30,6 @@ XFAIL: dict[str, str] = {
     "real_snippets/docs__nn_linear_bilinear_identity":
         "nn.Bilinear's float32 output is not summed in ATen's _trilinear order (bit-different even at small "
         "sizes, past tolerance for 20 x 30 features): not fixed yet",
-    "real_snippets/docs__nn_module_apply_init_weights":
-        "type(m) is refused by the sandbox (tests/lang/test_sandbox.py module_type_builtin; SPEC §2b does not "
-        "list type): a decision for the spec, not made here",
     # real29's fresh batch (45 snippets, first pass 31/45): the failures, by class
     "real_snippets/docs__nn_ctc_loss_padded_doc": "nn.CTCLoss is not implemented yet (a torch.nn loss module missing)",
     "real_snippets/docs__nn_multi_margin_loss_doc": "nn.MultiMarginLoss is not implemented yet (a torch.nn loss module missing)",

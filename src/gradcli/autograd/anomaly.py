@@ -82,6 +82,7 @@ class detect_anomaly:
     check_nan: also raise when a backward node returns NaN.  Warns (kind
     ``other``) when constructed, as PyTorch does.
     """
+    __module__ = "torch.autograd.anomaly_mode"  # printed as PyTorch's class
 
     _gradcli_public: frozenset = frozenset()
 
@@ -103,6 +104,7 @@ class detect_anomaly:
 
 class set_detect_anomaly:
     """torch.autograd.set_detect_anomaly(mode, check_nan=True): on or off now; a ``with`` block restores."""
+    __module__ = "torch.autograd.anomaly_mode"  # printed as PyTorch's class
 
     _gradcli_public: frozenset = frozenset()
 

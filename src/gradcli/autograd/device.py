@@ -24,6 +24,7 @@ class device:
 
     Raises runtime for an unknown device string and for an integer alone (no accelerator on this build).
     """
+    __module__ = "torch"  # printed as PyTorch's class
 
     __slots__ = ("_type", "_index")
     _gradcli_public = frozenset({"type", "index"})

@@ -25,6 +25,7 @@ class dtype:
 
     Attributes: name ('float32'), np (numpy dtype), is_floating_point, itemsize (bytes), rank (promotion order).
     """
+    __module__ = "torch"  # printed as PyTorch's class
 
     __slots__ = ("name", "np", "is_floating_point", "is_signed", "itemsize", "category", "rank")
     _gradcli_public = frozenset({"is_floating_point", "is_signed", "itemsize", "is_complex"})

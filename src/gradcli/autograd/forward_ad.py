@@ -113,6 +113,7 @@ def exit_dual_level(*, level=None) -> None:
 
 class dual_level:
     """Context manager (and decorator) around enter_dual_level / exit_dual_level."""
+    __module__ = "torch.autograd.forward_ad"  # printed as PyTorch's class
 
     _gradcli_public = frozenset()
     _gradcli_module = "torch.autograd.forward_ad"
@@ -135,6 +136,7 @@ class dual_level:
 
 class UnpackedDualTensor(NamedTuple):
     """Namedtuple of unpack_dual: the primal (an alias of the tensor's value) and its tangent (or None)."""
+    __module__ = "torch.autograd.forward_ad"  # printed as PyTorch's class
 
     primal: Any
     tangent: Any

@@ -105,6 +105,7 @@ class _NoParam(_Mode):
 
 class no_grad(_NoParam):
     """Disable graph recording inside the block (torch.no_grad)."""
+    __module__ = "torch.autograd.grad_mode"  # printed as PyTorch's class
 
     def _set(self):
         _set_grad(False)
@@ -112,6 +113,7 @@ class no_grad(_NoParam):
 
 class enable_grad(_NoParam):
     """Enable graph recording inside the block, e.g. within no_grad (torch.enable_grad)."""
+    __module__ = "torch.autograd.grad_mode"  # printed as PyTorch's class
 
     def _set(self):
         _set_grad(True)
@@ -119,6 +121,7 @@ class enable_grad(_NoParam):
 
 class set_grad_enabled(_Mode):
     """torch.set_grad_enabled(mode): takes effect on construction, restored on block exit."""
+    __module__ = "torch.autograd.grad_mode"  # printed as PyTorch's class
 
     def __init__(self, mode: bool) -> None:
         if not isinstance(mode, bool):
@@ -142,6 +145,7 @@ class set_grad_enabled(_Mode):
 class inference_mode(_Mode):
     """torch.inference_mode(mode=True): like no_grad, and tensors made inside are inference tensors;
     ``inference_mode(False)`` is normal mode (grad on).  Without parentheses, a decorator."""
+    __module__ = "torch.autograd.grad_mode"  # printed as PyTorch's class
 
     def __new__(cls, mode=True):
         if mode is None or isinstance(mode, bool):

@@ -45,6 +45,7 @@ class saved_tensors_hooks:
     inside disable_saved_tensors_hooks is a runtime error with its message; an unpack hook that returns no
     Tensor is a TypeError at unpack; a pack hook that changes its input in place is a runtime error.
     """
+    __module__ = "torch.autograd.graph"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({"pack_hook", "unpack_hook"})
     _gradcli_module = "torch.autograd.graph"
@@ -72,6 +73,7 @@ class save_on_cpu(saved_tensors_hooks):
     On a CPU-only build the pack is ``tensor.cpu()``, which is the tensor itself (so only the version check
     goes, as with any hooks); ``pin_memory=True`` packs a copy (PyTorch copies into a new, unpinnable, tensor).
     """
+    __module__ = "torch.autograd.graph"  # printed as PyTorch's class
 
     def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
         def pack_to_cpu(tensor: Tensor) -> tuple:

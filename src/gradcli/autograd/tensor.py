@@ -37,6 +37,7 @@ _host.check_numpy()  # numpy runs the pinned, host-independent loops (a HostWarn
 
 class Size(tuple):
     """torch.Size: a tuple of ints that prints as ``torch.Size([2, 3])``."""
+    __module__ = "torch"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({"numel", "index", "count"})
 
@@ -78,6 +79,7 @@ class Tensor:
     dtype's numpy type.  Flags follow PyTorch exactly: ``is_leaf`` is
     ``grad_fn is None``; ``requires_grad`` is True for non-leaves.
     """
+    __module__ = "torch"  # printed as PyTorch's class
 
     __slots__ = ("_data", "_dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version",
                  "_base", "_view_fn", "_retains_grad", "_hooks", "_acc", "_inference", "_post_acc_hooks",

@@ -45,6 +45,7 @@ class DataLoader:
     stacked tensors for tensor samples, lists for tuple samples (``for x, y in loader``).  PyTorch's
     ValueError (kind ``runtime``) for contradictory arguments; ``len()`` of a loader over an IterableDataset
     without ``__len__`` is PyTorch's TypeError."""
+    __module__ = "torch.utils.data.dataloader"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({
         "dataset", "batch_size", "drop_last", "sampler", "batch_sampler", "num_workers", "collate_fn",

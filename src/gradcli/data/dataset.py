@@ -22,6 +22,7 @@ __all__ = ["Dataset", "IterableDataset", "TensorDataset", "Subset", "ConcatDatas
 class Dataset:
     """``torch.utils.data.Dataset``: a map-style dataset (``len(ds)``, ``ds[i]``); subclasses define
     ``__getitem__`` (the base's raises NotImplementedError, kind ``runtime``) and usually ``__len__``."""
+    __module__ = "torch.utils.data.dataset"  # printed as PyTorch's class
 
     _gradcli_public: frozenset = frozenset()
     _gradcli_subclassable = True  # a file's class D(Dataset) / D(IterableDataset) derives from it (lang/)
@@ -37,6 +38,7 @@ class Dataset:
 class IterableDataset(Dataset):
     """``torch.utils.data.IterableDataset``: a dataset read by iterating it (subclasses define ``__iter__``);
     a DataLoader over one takes neither shuffle nor a sampler."""
+    __module__ = "torch.utils.data.dataset"  # printed as PyTorch's class
 
     def __add__(self, other):
         raise error_class("unsupported")("ChainDataset (IterableDataset + IterableDataset) is not supported by "
@@ -47,6 +49,7 @@ class TensorDataset(Dataset):
     """``TensorDataset(*tensors)``: item ``i`` is ``tuple(t[i] for t in tensors)``; length ``tensors[0].size(0)``.
     PyTorch's AssertionError ("Size mismatch between tensors", kind ``assertion``) when the first dimensions
     differ."""
+    __module__ = "torch.utils.data.dataset"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({"tensors"})
 
@@ -67,6 +70,7 @@ class TensorDataset(Dataset):
 
 class Subset(Dataset):
     """``Subset(dataset, indices)``: the items of ``dataset`` at ``indices``, in that order."""
+    __module__ = "torch.utils.data.dataset"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({"dataset", "indices"})
 
@@ -88,6 +92,7 @@ class Subset(Dataset):
 class ConcatDataset(Dataset):
     """``ConcatDataset(datasets)``: the datasets one after the other (``cumulative_sizes``); PyTorch's
     AssertionError for an empty list or an IterableDataset."""
+    __module__ = "torch.utils.data.dataset"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({"datasets", "cumulative_sizes"})
 

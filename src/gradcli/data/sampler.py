@@ -20,6 +20,7 @@ __all__ = ["Sampler", "SequentialSampler", "RandomSampler", "BatchSampler"]
 
 class Sampler:
     """``torch.utils.data.Sampler``: the base of the samplers (iterables of indices)."""
+    __module__ = "torch.utils.data.sampler"  # printed as PyTorch's class
 
     _gradcli_public: frozenset = frozenset()
 
@@ -29,6 +30,7 @@ class Sampler:
 
 class SequentialSampler(Sampler):
     """``SequentialSampler(data_source)``: 0, 1, ..., len(data_source) - 1."""
+    __module__ = "torch.utils.data.sampler"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({"data_source"})
 
@@ -46,6 +48,7 @@ class RandomSampler(Sampler):
     """``RandomSampler(data_source, replacement=False, num_samples=None, generator=None)``: a random
     permutation per pass (see the module docstring); PyTorch's TypeError/ValueError for a non-bool
     replacement or a non-positive num_samples."""
+    __module__ = "torch.utils.data.sampler"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({"data_source", "replacement", "num_samples", "generator"})
 
@@ -91,6 +94,7 @@ class BatchSampler(Sampler):
     """``BatchSampler(sampler, batch_size, drop_last)``: lists of ``batch_size`` indices (the last one shorter
     unless ``drop_last``); PyTorch's ValueError for a batch_size that is not a positive int or a non-bool
     drop_last."""
+    __module__ = "torch.utils.data.sampler"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({"sampler", "batch_size", "drop_last"})
 

@@ -171,7 +171,8 @@ class Interpreter:
         self.limits = limits
         self.budget = Budget(limits)
         self.out = out if out is not None else OutputBuffer(self.budget)
-        self.builtins, self.overrides = make_builtins(self.budget, self.out)
+        self.builtins, self.overrides = make_builtins(self.budget, self.out,
+                                                      lambda: [self.prelude["torch"]] if "torch" in self.prelude else [])
         self.requires_grad = tuple(dict.fromkeys(requires_grad))
         self.retain_grad = tuple(dict.fromkeys(retain_grad))
         self.track = track

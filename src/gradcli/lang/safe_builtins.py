@@ -2,7 +2,8 @@
 
 Exactly: ``print range len float int bool abs min max sum list tuple round
 isinstance True False None`` plus ``enumerate zip reversed str dict``, SPEC §2b's
-``sorted map filter any all set frozenset super iter next hasattr getattr repr divmod``, the name
+``sorted map filter any all set frozenset super iter next hasattr getattr repr divmod``, ``type`` (one argument,
+a class the file can name: lang/type_builtin.py), the name
 ``__name__`` (``"__main__"``), and the exception classes of SPEC §2b (``RuntimeError`` ...: the real
 classes, see :mod:`.exceptions`).
 
@@ -56,8 +57,10 @@ class OutputBuffer:
         return self._buf.getvalue()
 
 
-def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], dict[Any, Callable]]:
-    """(builtins by name, constructor overrides by type) for one run."""
+def make_builtins(budget: Budget, out: OutputBuffer, namespaces: Callable[[], list] = list,
+                  ) -> tuple[dict[str, Any], dict[Any, Callable]]:
+    """(builtins by name, constructor overrides by type) for one run; ``namespaces()`` gives the run's
+    namespace roots (its ``torch``), whose classes ``type(obj)`` may return (lang/type_builtin.py)."""
     tick = budget.tick
     check_text = budget.check_text
     wrappers: dict = {}  # the checked constructors (filled at the end): what a raw type passed as a value becomes
@@ -327,7 +330,8 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         check_text(obj)
         return repr(obj)
 
-    from .classes import make_super
+    from .classes import is_user_class, make_super
+    from .type_builtin import make_type
 
     for fn, name in ((print_, "print"), (sum_, "sum"), (min_, "min"), (max_, "max"), (enumerate_, "enumerate"),
                      (zip_, "zip"), (reversed_, "reversed"), (round_, "round"), (sorted_, "sorted"), (map_, "map"),
@@ -374,6 +378,7 @@ def make_builtins(budget: Budget, out: OutputBuffer) -> tuple[dict[str, Any], di
         "delattr": delattr_,
         "repr": repr_,
         "divmod": divmod,
+        "type": make_type(namespaces, is_user_class),
         "__name__": "__main__",
     }
     names.update({n: getattr(builtins, n) for n in EXCEPTION_NAMES})

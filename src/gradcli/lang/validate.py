@@ -76,7 +76,7 @@ ALLOWED_BUILTINS = frozenset(
         "round", "isinstance", "True", "False", "None", "enumerate", "zip", "reversed", "str", "dict",
         # SPEC §2b: the Python of real scripts
         "sorted", "map", "filter", "any", "all", "set", "frozenset", "super", "iter", "next", "hasattr",
-        "getattr", "setattr", "delattr", "repr", "divmod",
+        "getattr", "setattr", "delattr", "repr", "divmod", "type",
     }
 ) | frozenset(EXCEPTION_NAMES)
 

@@ -30,6 +30,7 @@ class Adagrad(Optimizer):
     """``torch.optim.Adagrad(params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
     eps=1e-10, foreach=None, *, maximize=False)``.  State per parameter: ``step``, ``sum``.  PyTorch's
     ValueError (kind ``runtime``) for a negative lr/lr_decay/weight_decay/initial_accumulator_value/eps."""
+    __module__ = "torch.optim.adagrad"  # printed as PyTorch's class
 
     @python_errors
     def __init__(self, params: Any, lr: Any = 1e-2, lr_decay: Any = 0, weight_decay: Any = 0,

@@ -39,6 +39,7 @@ class Adam(Optimizer):
     maximize=False, decoupled_weight_decay=False)``.  State per parameter: ``step`` (a 0-d float tensor),
     ``exp_avg``, ``exp_avg_sq``, and ``max_exp_avg_sq`` with amsgrad.  Raises PyTorch's ValueError (kind
     ``runtime``) for a negative lr/eps/weight_decay, a beta outside [0, 1), betas that are not both floats."""
+    __module__ = "torch.optim.adam"  # printed as PyTorch's class
 
     @python_errors
     def __init__(self, params: Any, lr: Any = 1e-3, betas: Any = (0.9, 0.999), eps: Any = 1e-8,
@@ -144,6 +145,7 @@ class AdamW(Adam):
     """``torch.optim.AdamW(params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
     maximize=False)``: Adam whose weight decay multiplies the parameter by ``1 - lr * weight_decay`` instead of
     adding to the gradient."""
+    __module__ = "torch.optim.adamw"  # printed as PyTorch's class
 
     @python_errors
     def __init__(self, params: Any, lr: Any = 1e-3, betas: Any = (0.9, 0.999), eps: Any = 1e-8,

@@ -54,6 +54,7 @@ class LRScheduler:
     schedule, else the epoch to resume from (each group must then have ``initial_lr``: PyTorch's KeyError).
     Attributes as PyTorch's: ``optimizer``, ``base_lrs``, ``last_epoch``; ``state_dict()`` holds every
     attribute but the optimizer, in PyTorch's order."""
+    __module__ = "torch.optim.lr_scheduler"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({
         "optimizer", "base_lrs", "last_epoch", "step", "get_last_lr", "get_lr", "state_dict", "load_state_dict",
@@ -151,6 +152,7 @@ class LRScheduler:
 class StepLR(LRScheduler):
     """``StepLR(optimizer, step_size, gamma=0.1, last_epoch=-1)``: each group's lr times gamma every
     ``step_size`` epochs."""
+    __module__ = "torch.optim.lr_scheduler"  # printed as PyTorch's class
 
     _gradcli_public = LRScheduler._gradcli_public | {"step_size", "gamma"}
     _gradcli_settable = LRScheduler._gradcli_settable | {"step_size", "gamma"}
@@ -172,6 +174,7 @@ class StepLR(LRScheduler):
 
 class ExponentialLR(LRScheduler):
     """``ExponentialLR(optimizer, gamma, last_epoch=-1)``: each group's lr times gamma every epoch."""
+    __module__ = "torch.optim.lr_scheduler"  # printed as PyTorch's class
 
     _gradcli_public = LRScheduler._gradcli_public | {"gamma"}
     _gradcli_settable = LRScheduler._gradcli_settable | {"gamma"}
@@ -193,6 +196,7 @@ class ExponentialLR(LRScheduler):
 class LambdaLR(LRScheduler):
     """``LambdaLR(optimizer, lr_lambda, last_epoch=-1)``: lr = initial lr times ``lr_lambda(epoch)``; one function,
     or a list with one per group (PyTorch's ValueError when the count differs)."""
+    __module__ = "torch.optim.lr_scheduler"  # printed as PyTorch's class
 
     _gradcli_public = LRScheduler._gradcli_public | {"lr_lambdas"}
     _NOT_STATE = ("optimizer", "lr_lambdas")

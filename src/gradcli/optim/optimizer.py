@@ -174,6 +174,7 @@ class Optimizer:
     a set, a non-tensor parameter; ValueError (kind ``runtime``) for an empty list, a non-leaf tensor, a
     parameter in two groups -- PyTorch's messages.  Subclasses set their defaults and implement ``_step``.
     """
+    __module__ = "torch.optim.optimizer"  # printed as PyTorch's class
 
     _gradcli_public = frozenset({
         "param_groups", "state", "defaults", "step", "zero_grad", "state_dict", "load_state_dict",

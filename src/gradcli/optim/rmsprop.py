@@ -31,6 +31,7 @@ class RMSprop(Optimizer):
     capturable=False, foreach=None, maximize=False)``.  State per parameter: ``step``, ``square_avg``,
     ``momentum_buffer`` (momentum > 0), ``grad_avg`` (centered).  PyTorch's ValueError (kind ``runtime``) for a
     negative lr/eps/momentum/weight_decay/alpha."""
+    __module__ = "torch.optim.rmsprop"  # printed as PyTorch's class
 
     @python_errors
     def __init__(self, params: Any, lr: Any = 1e-2, alpha: Any = 0.99, eps: Any = 1e-8, weight_decay: Any = 0,

@@ -31,6 +31,7 @@ class SGD(Optimizer):
     maximize=False)``.  State per parameter: ``momentum_buffer`` (when momentum != 0).  Raises PyTorch's
     ValueError (kind ``runtime``) for a negative lr/momentum/weight_decay and for nesterov without momentum
     or with dampening."""
+    __module__ = "torch.optim.sgd"  # printed as PyTorch's class
 
     @python_errors
     def __init__(self, params: Any, lr: Any = 1e-3, momentum: Any = 0, dampening: Any = 0,
