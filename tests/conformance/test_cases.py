@@ -27,9 +27,6 @@ XFAIL: dict[str, str] = {
     # real snippets (tests/conformance/real_snippets, issues 17/18's kept-aside measure)
     "real_snippets/nn_optim__polynomial_nn": _N1,
     "real_snippets/nn_optim__polynomial_optim": _N1,
-    "real_snippets/docs__nn_linear_bilinear_identity":
-        "nn.Bilinear's float32 output is not summed in ATen's _trilinear order (bit-different even at small "
-        "sizes, past tolerance for 20 x 30 features): not fixed yet",
     # real29's fresh batch (45 snippets, first pass 31/45): the failures, by class
     "real_snippets/docs__nn_ctc_loss_padded_doc": "nn.CTCLoss is not implemented yet (a torch.nn loss module missing)",
     "real_snippets/docs__nn_multi_margin_loss_doc": "nn.MultiMarginLoss is not implemented yet (a torch.nn loss module missing)",
