@@ -137,7 +137,44 @@ CASES = [
         x = torch.tensor([1.0, 2.0], requires_grad=True)
         y = x.summ()
         """), 2, ("`Tensor.summ` is neither in gradcli nor in PyTorch 2.13", "Did you mean `Tensor.sum`?")),
+    Case("requires_grad_on_result", "requires_grad_on_result", src("""
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        with torch.no_grad():
+            loss = (w * w).sum()
+        loss.requires_grad = True
+        loss.backward()
+        """), 4, ("under torch.no_grad() (line 3)", "new leaf", "no gradient reaches")),
+    Case("requires_grad_on_detached", "requires_grad_on_result", src("""
+        w = torch.tensor([1.0, 2.0], requires_grad=True)
+        h = w.detach() * 3
+        loss = h.sum()
+        loss.requires_grad_()
+        loss.backward()
+        """), 4, ("through detach() (line 2)",)),
+    Case("attribute_typo", "attribute_typo", src("""
+        x = torch.tensor([1.0, 2.0])
+        x.require_grad = True
+        """), 2, ("not `requires_grad`", "x.requires_grad = True")),
+    Case("attribute_typo_read_only", "attribute_typo", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        x.retains_grad = True
+        """), 2, ("read-only", "x.retain_grad()")),
+    Case("zero_grad_missing", "zero_grad_missing", src("""
+        import torch.nn as nn
+        torch.manual_seed(0)
+        model = nn.Linear(2, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        x = torch.ones(4, 2)
+        for step in range(3):
+            loss = model(x).pow(2).mean()
+            loss.backward()
+            opt.step()
+        """), 9, ("`opt.step()`", "sum of all the iterations", "opt.zero_grad()")),
 ]
+
+#: kinds whose finding is not an error or warning of the run (their own agreement tests below)
+_NO_ERROR = ("grad_accumulates", "data_use", "requires_grad_on_result", "zero_grad_missing")
+_NO_ERROR_IDS = ("attribute_typo",)
 
 
 def test_every_kind_has_a_case():
@@ -173,7 +210,7 @@ def agreement(result, f) -> None:
         assert (exp["warning"], exp["line"]) in [(w.kind, w.line) for w in result.warnings]
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.kind not in ("grad_accumulates", "data_use")],
+@pytest.mark.parametrize("case", [c for c in CASES if c.kind not in _NO_ERROR and c.id not in _NO_ERROR_IDS],
                          ids=lambda c: c.id)
 def test_run_agrees(case: Case):
     f, _ = only(case)
@@ -182,7 +219,7 @@ def test_run_agrees(case: Case):
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("case", [c for c in CASES if c.kind not in ("grad_accumulates", "data_use")],
+@pytest.mark.parametrize("case", [c for c in CASES if c.kind not in _NO_ERROR and c.id not in _NO_ERROR_IDS],
                          ids=lambda c: c.id)
 def test_pytorch_agrees(case: Case):
     f, _ = only(case)
@@ -244,6 +281,87 @@ def test_data_use_agrees_with_pytorch():
     assert torch_tensor(torch_doc(case.source), "x")["grad"] == [20.0, 40.0]
     doc = torch_doc(case.source.replace("x.data.mul_(10)", "x.detach().mul_(10)"))
     assert (doc["error"]["kind"], doc["error"]["line"]) == ("inplace_modified", 4)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.kind == "requires_grad_on_result"], ids=lambda c: c.id)
+def test_requires_grad_on_result_agrees_with_run(case):
+    """The claim: backward runs (no no_grad_fn error), the result is a new leaf, and nothing reaches w."""
+    f, _ = only(case)
+    assert f.expect == {"leaf": "loss", "cut_line": case.line - 1 if "no_grad" in case.id else 2} or \
+        f.expect["leaf"] == "loss"
+    r = gradcli_run(case.source)
+    assert r.ok, r.error
+    t = dict(r.tensors)
+    assert t["loss"]._grad_fn is None and t["loss"].requires_grad and t["w"]._grad is None
+    without = gradcli_run(case.source.replace("loss.requires_grad = True\n", "").replace("loss.requires_grad_()\n", ""))
+    assert (without.error.kind, without.error.line) == ("no_grad_fn", case.line)  # what the line silenced
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", [c for c in CASES if c.kind == "requires_grad_on_result"], ids=lambda c: c.id)
+def test_requires_grad_on_result_agrees_with_pytorch(case):
+    doc = torch_doc(case.source)
+    assert doc["error"] is None
+    loss, w = torch_tensor(doc, "loss"), torch_tensor(doc, "w")
+    assert loss["is_leaf"] and loss["requires_grad"] and loss["grad_fn"] is None and w["grad"] is None
+
+
+def test_attribute_typo_agrees_with_run():
+    case = next(c for c in CASES if c.id == "attribute_typo")
+    f, _ = only(case)
+    assert f.expect == {"attribute": "require_grad"}
+    r = gradcli_run(case.source)
+    assert r.ok and not dict(r.tensors)["x"].requires_grad
+
+
+@pytest.mark.torch
+def test_attribute_typo_agrees_with_pytorch():
+    case = next(c for c in CASES if c.id == "attribute_typo")
+    doc = torch_doc(case.source)
+    assert doc["error"] is None and torch_tensor(doc, "x")["requires_grad"] is False
+
+
+def _zeroed(source: str) -> str:
+    return source.replace("    loss = model(x)", "    opt.zero_grad()\n    loss = model(x)")
+
+
+def test_zero_grad_missing_agrees_with_run():
+    """The claim: the run succeeds, the gradients keep accumulating (after 3 iterations .grad is not the last
+    iteration's gradient), so the weights differ from the loop that zeroes them, which lint passes."""
+    case = next(c for c in CASES if c.kind == "zero_grad_missing")
+    f, _ = only(case)
+    assert f.expect == {"optimizer": "opt", "iterations": 3}
+    r, z = gradcli_run(case.source), gradcli_run(_zeroed(case.source))
+    assert r.ok and z.ok
+    assert lint_source(_zeroed(case.source), "case.py").findings == []
+    w, wz = dict(r.tensors)["model.weight"], dict(z.tensors)["model.weight"]
+    assert not np.allclose(w._data, wz._data)
+    assert not np.allclose(w._grad._data, wz._grad._data)
+
+
+@pytest.mark.torch
+def test_zero_grad_missing_agrees_with_pytorch():
+    case = next(c for c in CASES if c.kind == "zero_grad_missing")
+    for source in (case.source, _zeroed(case.source)):
+        doc, mine = torch_doc(source), gradcli_run(source)
+        want = torch_tensor(doc, "model.weight")
+        got = dict(mine.tensors)["model.weight"]
+        np.testing.assert_allclose(got._data, np.array(want["data"], np.float32), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got._grad._data, np.array(want["grad"], np.float32), rtol=1e-5, atol=1e-6)
+
+
+def test_zero_grad_missing_is_may_in_a_branchy_loop():
+    source = src("""
+        import torch.nn as nn
+        model = nn.Linear(2, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for step in range(n):
+            loss = model(torch.ones(1, 2)).sum()
+            loss.backward()
+            opt.step()
+        """)
+    found = [f for f in lint_source(source, "case.py").findings if f.kind == "zero_grad_missing"]
+    assert [(f.line, f.certain) for f in found] == [(7, False)]
 
 
 # --- "may" ---------------------------------------------------------------------------------------

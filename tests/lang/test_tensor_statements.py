@@ -114,8 +114,9 @@ def test_tensor_attribute_assignment_whitelist(run):
     r = run("x = torch.ones(2)\nx.shape = (1, 2)\n")
     assert (r.error.kind, r.error.line) == ("runtime", 2)
     assert "not writable" in r.error.message
-    r = run("x = torch.ones(2)\nx.foo = 1\n")
-    assert r.error.kind == "runtime" and "'Tensor' object has no attribute 'foo'" in r.error.message
+    # any other name is the tensor's own attribute, as PyTorch's Tensor takes any (tests/lang/test_tensor_user_attrs.py)
+    r = run("x = torch.ones(2)\nx.foo = 1\nprint(x.foo)\n")
+    assert r.error is None and r.stdout == "1\n"
 
 
 def test_tensor_missing_attribute(run):

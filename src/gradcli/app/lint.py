@@ -30,6 +30,13 @@ data_use                  ``.data``: a tensor outside autograd whose in-place ch
                           version checks (no error: silently wrong gradients are possible)
 unknown_name              a name neither gradcli nor PyTorch 2.13 has on a module or tensor (a typo:
                           ``y.summ()``) -> run fails with ``runtime`` (AttributeError) at that line
+requires_grad_on_result   ``loss.requires_grad = True`` / ``requires_grad_()`` on a tensor computed under
+                          no_grad or through detach() from tensors that require grad: it becomes a new
+                          leaf, so backward runs but never reaches them (the forums' "fix" for no_grad_fn)
+attribute_typo            ``x.require_grad = True``, ``x.retain_graph = True`` ...: a new Python attribute on
+                          the tensor, not the autograd setting (TorchFix TOR002)
+zero_grad_missing         an optimizer's ``step()`` in a loop with ``backward()`` and no ``zero_grad()``:
+                          each step uses the gradients summed over the iterations (no error)
 ========================= ==================================================================
 
 Where the analysis cannot decide (a branch on a value, a loop whose count is
@@ -52,7 +59,8 @@ __all__ = ["Finding", "KINDS", "lint_source", "LintResult", "SAVES", "SCHEMA"]
 SCHEMA = "gradcli.lint/1"
 
 KINDS = ("second_backward", "leaf_inplace", "inplace_saved", "non_scalar_backward", "non_leaf_grad",
-         "grad_accumulates", "non_leaf_requires_grad", "data_use", "unknown_name")
+         "grad_accumulates", "non_leaf_requires_grad", "data_use", "unknown_name", "requires_grad_on_result",
+         "attribute_typo", "zero_grad_missing")
 
 #: what an op saves for its backward (as gradcli's engine and PyTorch do):
 #: "none" nothing; "result" its output; "self" its first tensor input; "inputs" every input (tensors and
@@ -202,7 +210,7 @@ class AbsNode:
 
 class AbsTensor:
     __slots__ = ("rg", "leaf", "shape", "dtype", "node", "box", "retains", "base", "acc", "grad", "name",
-                 "base_sure", "nograd_view", "inference")
+                 "base_sure", "nograd_view", "inference", "cut")
 
     def __init__(self, rg: Optional[bool], leaf: Optional[bool], shape: Any, box: Optional[Box] = None,
                  node: Optional[AbsNode] = None, dtype: Optional[str] = None) -> None:
@@ -220,6 +228,9 @@ class AbsTensor:
         self.grad: Any = None
         self.name: Optional[str] = None
         self.inference = False  # created inside inference_mode (an inference tensor)
+        # computed from a tensor that requires grad with its history cut (under no_grad, through detach(), from
+        # such a tensor): (line, how) of the cut, or None
+        self.cut: Optional[tuple] = None
 
     def numel(self) -> Optional[int]:
         if self.shape is None:
@@ -369,7 +380,50 @@ class Linter:
         except RecursionError:  # pragma: no cover - deeply nested files: report what was found
             pass
         self.data_uses(tree)
+        self.steps_without_zero_grad(tree)
         return sorted(self.findings.values(), key=lambda f: (f.line, f.col, f.kind))
+
+    def steps_without_zero_grad(self, tree: ast.AST) -> None:
+        """``zero_grad_missing``: a loop that calls ``backward()`` and an optimizer's ``step()`` but nothing that
+        resets the gradients (``zero_grad()``, ``.grad = None``, ``.grad.zero_()``): each step uses the sum of
+        every iteration's gradients so far (torch.optim reads ``p.grad`` as it is).  Certain for a top-level
+        ``for _ in range(N)``, N >= 2, whose body has no branch or ``break``; else "may"."""
+        optimizers = set()
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and len(n.targets) == 1 \
+                    and isinstance(n.targets[0], ast.Name):
+                d = dotted(n.value.func) or ""
+                if d.startswith(("torch.optim.", "optim.")) and "lr_scheduler" not in d:
+                    optimizers.add(n.targets[0].id)
+        if not optimizers:
+            return
+        top = set(id(st) for st in getattr(tree, "body", []))
+        for loop in ast.walk(tree):
+            if not isinstance(loop, (ast.For, ast.While)):
+                continue
+            calls = [c for c in ast.walk(loop) if isinstance(c, ast.Call) and isinstance(c.func, ast.Attribute)]
+            steps = [c for c in calls if c.func.attr == "step" and isinstance(c.func.value, ast.Name)
+                     and c.func.value.id in optimizers]
+            if not steps or not any(c.func.attr == "backward" for c in calls):
+                continue
+            if _zeroed_names(loop) is None or any(c.func.attr == "zero_grad" for c in calls) or \
+                    any(_grad_base(c.func.value) for c in calls if c.func.attr in ("zero_", "fill_")) or \
+                    any(isinstance(n, ast.Attribute) and n.attr == "grad" and isinstance(n.ctx, ast.Store)
+                        for n in ast.walk(loop)):
+                continue
+            count = _range_count(loop)
+            plain = not any(isinstance(n, (ast.If, ast.Break, ast.Continue, ast.Try, ast.While)) for n in
+                            ast.walk(loop) if n is not loop)
+            certain = id(loop) in top and count is not None and count >= 2 and plain
+            step = steps[0]
+            name = step.func.value.id
+            self.report(
+                "zero_grad_missing", step, certain,
+                f"`{name}.step()` runs in a loop that never resets the gradients: backward() adds each "
+                "iteration's gradient into .grad, so every step after the first uses the sum of all the "
+                "iterations so far, not this iteration's gradient.",
+                f"Call {name}.zero_grad() in the loop, before the backward (or after the step).",
+                {"optimizer": name, "iterations": count}, line=step.lineno, col=step.col_offset)
 
     def data_uses(self, tree: ast.AST) -> None:
         parent: dict = {}
@@ -602,6 +656,17 @@ class Linter:
             obj = self.ev(tgt.value, scope)
             if not isinstance(obj, AbsTensor):
                 return
+            meant = _ATTRIBUTE_TYPOS.get(tgt.attr)
+            if meant is not None:
+                raises = tgt.attr in _READ_ONLY
+                what = ("is read-only: this assignment raises (AttributeError)" if raises else
+                        "sets a new Python attribute on the tensor (PyTorch allows any)")
+                self.report(
+                    "attribute_typo", st, self.sure,
+                    f"`{_src_name(tgt.value)}.{tgt.attr} = ...` {what}: it is not `{meant[0]}`. {meant[1]}",
+                    meant[2].format(x=_src_name(tgt.value)),
+                    {"error": "runtime", "line": st.lineno} if raises else {"attribute": tgt.attr},
+                    line=st.lineno, col=st.col_offset)
             if tgt.attr == "requires_grad":
                 self.set_requires_grad(obj, value, st)
             elif tgt.attr == "grad":
@@ -844,6 +909,12 @@ class Linter:
             n = AbsNode(name, getattr(node, "lineno", 0), getattr(node, "col_offset", 0), parents)
         box = view_of.box if view_of is not None else None
         out = self.new_tensor(rg, shape, n, box=box, dtype=dtype)
+        if rg is False and name not in _NONDIFF:
+            line = getattr(node, "lineno", 0)
+            if self.grad_on is False and not self.inference and any(x.rg is True for x in tensors):
+                out.cut = (line, "no_grad")
+            else:
+                out.cut = next((x.cut for x in tensors if x.cut is not None), None)
         if not known and rg is not False:
             out.leaf = None  # an op outside the tables may return its input itself (PyTorch's no-op cases)
         if view_of is not None:
@@ -1042,6 +1113,8 @@ class Linter:
             return None
         if name == "detach":
             out = AbsTensor(False, True, t.shape, box=t.box, dtype=t.dtype)
+            if t.rg is True:
+                out.cut = (node.lineno, "detach")
             return out
         if name == "detach_":
             t.rg, t.leaf, t.node, t.retains = False, True, None, False
@@ -1212,6 +1285,17 @@ class Linter:
     def set_requires_grad(self, t: AbsTensor, flag: Any, node: Any) -> None:
         if not isinstance(flag, bool):
             flag = None
+        if flag is True and t.rg is False and t.leaf is True and t.cut is not None:
+            line, how = t.cut
+            why = ("under torch.no_grad()" if how == "no_grad" else "through detach()")
+            self.report(
+                "requires_grad_on_result", node, self.sure,
+                f"{self.label(t)} was computed {why} (line {line}) from tensors that require grad, so it has no "
+                "grad_fn; setting requires_grad makes it a new leaf: backward() then runs without the "
+                "no_grad_fn error, but no gradient reaches the tensors it was computed from.",
+                f"Remove this line and compute {t.name or 'it'} with grad on from the tensors that require grad "
+                f"(no torch.no_grad(), .detach(), .data or .item() on the way).",
+                {"leaf": t.name, "cut_line": line}, related=[self.rel("history cut", line, None, why)])
         if flag is False or flag is None:
             bad = t_not(t.leaf)
             if bad is not False:
@@ -1504,6 +1588,48 @@ def _index_kind(slice_node: ast.AST, key: Any) -> str:
     return "view"
 
 
+#: attribute names written on a tensor that are typos of the autograd API -> (what was meant, what happens,
+#: the hint); TorchFix's TOR002 is the first (require_grad)
+_ATTRIBUTE_TYPOS: dict = {
+    "require_grad": ("requires_grad", "The tensor still does not require grad.",
+                     "Write {x}.requires_grad = True (or {x}.requires_grad_())."),
+    "requires_grads": ("requires_grad", "The tensor still does not require grad.",
+                       "Write {x}.requires_grad = True (or {x}.requires_grad_())."),
+    "require_grads": ("requires_grad", "The tensor still does not require grad.",
+                      "Write {x}.requires_grad = True (or {x}.requires_grad_())."),
+    "retain_grads": ("retain_grad()", "Its .grad stays None after backward.",
+                     "Call {x}.retain_grad() before the backward."),
+    "retains_grad": ("retain_grad()", "retains_grad only reports whether retain_grad() was called.",
+                     "Call {x}.retain_grad() before the backward."),
+    "retain_graph": ("backward(retain_graph=True)", "retain_graph is an argument of backward(), not a tensor "
+                     "attribute: a second backward still fails.",
+                     "Pass it to the call: {x}.backward(retain_graph=True)."),
+}
+
+
+#: of those, the ones PyTorch's Tensor refuses to set (a read-only property)
+_READ_ONLY = frozenset({"retains_grad"})
+
+
+def _src_name(node: ast.AST) -> str:
+    try:
+        return ast.unparse(node)
+    except Exception:  # pragma: no cover - ast.unparse handles every expression the parser makes
+        return "x"
+
+
+def _range_count(loop: Any) -> Optional[int]:
+    """N for ``for _ in range(N)`` / ``range(a, b)`` with constant ints; None otherwise."""
+    if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call) or dotted(loop.iter.func) != "range":
+        return None
+    args = loop.iter.args
+    if not args or len(args) > 2 or loop.iter.keywords or not all(
+            isinstance(a, ast.Constant) and type(a.value) is int for a in args):
+        return None
+    lo, hi = (0, args[0].value) if len(args) == 1 else (args[0].value, args[1].value)
+    return max(0, hi - lo)
+
+
 def _zeroed_names(loop: Any) -> Optional[set]:
     """Names whose .grad the loop body zeroes or resets; None when it zeroes everything it can't tell
     apart (zero_grad(), a loop over parameters, ...)."""
@@ -1560,6 +1686,13 @@ def unknown_name_findings(tree: ast.AST) -> list[Finding]:
     from ..lang.apicheck import TORCH_VERSION, unknown_names
 
     found = unknown_names(tree)
+    if not found:
+        return []
+    # a name the file sets on a tensor is that tensor's own attribute from then on (as on PyTorch's Tensor)
+    stored = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store)}
+    stored |= {n.args[1].value for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+               and n.func.id == "setattr" and len(n.args) > 1 and isinstance(n.args[1], ast.Constant)}
+    found = [u for u in found if not (u["owner"] == "torch.Tensor" and u["name"] in stored)]
     if not found:
         return []
     sure = _surely_run(tree)

@@ -83,13 +83,17 @@ class Tensor:
 
     __slots__ = ("_data", "_dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad", "_version",
                  "_base", "_view_fn", "_retains_grad", "_hooks", "_acc", "_inference", "_post_acc_hooks",
-                 "_origin", "_nograd", "_view_version", "_creation", "_zero", "_fw", "__weakref__")
+                 "_origin", "_nograd", "_view_version", "_creation", "_zero", "_fw", "_user", "__weakref__")
     # provenance for the explainers (app/why.py), never set on the grad-recording path; unset slots read as
     # absent: _origin = (line, col) where a tensor that records no history was made (creation op, or an op
     # none of whose inputs requires grad), or (how, loc, weakref-to-source|None) for "detach" / "detach_" /
     # "data" / "requires_grad_false"; _nograd = (line, col) of an op run while grad mode was off
     _gradcli_settable = frozenset({"grad", "requires_grad", "data"})
     _gradcli_delattr_names = frozenset({"grad"})  # ``del x.grad`` (lang/access.py del_attr)
+    # any other name a file sets (``x.name = 'x'``, or the typo ``x.require_grad = True``) is a plain attribute
+    # of that tensor, as on PyTorch's Tensor (a Python class with a __dict__): kept in ``_user``, a dict made
+    # on the first such write (lang/access.py); the Tensor API's own names stay as they are
+    _gradcli_user_attrs = True
 
     # --- construction ----------------------------------------------------------------
     @classmethod

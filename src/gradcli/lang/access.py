@@ -291,6 +291,10 @@ def get_attr(obj: Any, name: str) -> Any:
             private = getattr(type(obj), "_gradcli_private", None)
             if private is not None:
                 return private(obj, name)
+        if getattr(type(obj), "_gradcli_user_attrs", False):
+            user = _user_attrs(obj)
+            if user is not None and name in user:
+                return user[name]
         missing = getattr(obj, "_gradcli_unsupported", None)
         if isinstance(missing, (frozenset, set)) and name in missing:
             raise error_class("unsupported")(
@@ -301,6 +305,14 @@ def get_attr(obj: Any, name: str) -> Any:
 
         raise attribute_error(obj, name, _no_attr(obj, name))
     raise _no_attr(obj, name)
+
+
+def _user_attrs(obj: Any) -> Optional[dict]:
+    """The attributes a file set on a tensor (``Tensor._gradcli_user_attrs``), or None before the first."""
+    try:
+        return obj._user
+    except AttributeError:
+        return None
 
 
 def _dynamic_get(obj: Any, name: str) -> Any:
@@ -330,6 +342,12 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
     if is_gradcli_object(obj) and name in obj._gradcli_public:
         raise error_class("runtime")(f"attribute '{name}' of '{type_name(obj)}' object is not writable",
                                      torch_type=AttributeError)
+    if getattr(type(obj), "_gradcli_user_attrs", False) and not name.startswith("_"):
+        user = _user_attrs(obj)
+        if user is None:
+            user = obj._user = {}
+        user[name] = value
+        return
     if type(obj) in PY_ATTRS and name in PY_ATTRS[type(obj)]:
         raise error_class("runtime")(f"'{type_name(obj)}' object attribute '{name}' is read-only",
                                      torch_type=AttributeError)
@@ -352,6 +370,11 @@ def del_attr(obj: Any, name: str) -> None:
     if isinstance(deleter, frozenset) and name in deleter:
         delattr(obj, name)
         return
+    if getattr(type(obj), "_gradcli_user_attrs", False):
+        user = _user_attrs(obj)
+        if user is not None and name in user:
+            del user[name]
+            return
     # an attribute the file itself set on an object that takes any name (a custom Function's ctx:
     # ``del ctx.result`` in the forward-AD tutorial's jvp); the object's own API stays undeletable
     if (isinstance(settable, (frozenset, set)) and "*" in settable and not isinstance(obj, type)
