@@ -18,7 +18,7 @@ _ACTIVATIONS = ("ReLU", "ReLU6", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "Si
 _LOSSES = ("L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
            "NLLLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "MultiLabelSoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "PoissonNLLLoss",
-           "GaussianNLLLoss")
+           "GaussianNLLLoss", "MultiMarginLoss", "MultiLabelMarginLoss")
 
 #: name of ``torch.nn`` -> the submodule of gradcli.nn defining it
 MEMBERS: dict[str, str] = {
@@ -68,6 +68,6 @@ UNSUPPORTED = frozenset({
     "MultiheadAttention", "ParameterList", "ParameterDict", "PReLU", "Threshold", "Unflatten",
     "Upsample", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad2d", "PixelShuffle",
     "Softmax2d", "GLU", "Softshrink", "Hardshrink", "RReLU", "CTCLoss",
-    "MultiLabelMarginLoss", "MultiMarginLoss", "SoftMarginLoss", "DataParallel",
+    "SoftMarginLoss", "DataParallel",
     "parallel", "Buffer", "Container", "modules", "parameter",
 })

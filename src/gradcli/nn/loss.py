@@ -12,6 +12,7 @@ from typing import Any, Optional
 from ..autograd.tensor import Tensor
 from ..errors import warn
 from ..ops import loss_composite as _FC
+from ..ops import margin_loss as _FM
 from ..ops import nn as _F
 from ._errors import nn_error
 from .module import Module
@@ -19,7 +20,7 @@ from .module import Module
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
            "NLLLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "MultiLabelSoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "PoissonNLLLoss",
-           "GaussianNLLLoss"]
+           "GaussianNLLLoss", "MultiMarginLoss", "MultiLabelMarginLoss"]
 
 _MOD = "torch.nn.modules.loss"
 
@@ -295,6 +296,36 @@ class GaussianNLLLoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor, var: Any) -> Tensor:
         return _FC.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps, reduction=self.reduction)
+
+
+class MultiMarginLoss(_WeightedLoss):
+    """The multi-class hinge loss (F.multi_margin_loss, MultiMarginLossBackward0)."""
+
+    __module__ = _MOD
+
+    def __init__(self, p: int = 1, margin: float = 1.0, weight: Optional[Tensor] = None, size_average: Any = None,
+                 reduce: Any = None, reduction: str = "mean") -> None:
+        super().__init__(weight, size_average, reduce, reduction)
+        if p != 1 and p != 2:
+            raise nn_error(ValueError, "only p == 1 and p == 2 supported")
+        if weight is not None and weight.dim() != 1:
+            raise nn_error(ValueError, f"MultiMarginLoss: expected weight to be None or 1D tensor, got "
+                                       f"{weight.dim()}D instead")
+        self.p = p
+        self.margin = margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return _FM.multi_margin_loss(input, target, p=self.p, margin=self.margin, weight=self.weight,
+                                     reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """The multi-label hinge loss (F.multilabel_margin_loss, MultilabelMarginLossBackward0)."""
+
+    __module__ = _MOD
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return _FM.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
 def _py_class(v: Any) -> str:
