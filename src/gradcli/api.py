@@ -168,7 +168,8 @@ def graph_namespace() -> Namespace:
 
     return Namespace("torch.autograd.graph", {"Node": Node}, {
         name: ("graph_hooks", name) for name in (
-            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook")})
+            "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
+            "allow_mutation_on_saved_tensors")})
 
 
 def nn_namespace(F: Namespace) -> Namespace:

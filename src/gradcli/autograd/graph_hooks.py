@@ -19,6 +19,12 @@ Follows ``torch/autograd/graph.py`` (PyTorch 2.13) and the C++ it calls
   tensor itself on CPU) and, with ``pin_memory=True``, a copy.
 * :func:`disable_saved_tensors_hooks` makes entering any pair a runtime error
   with the given message.
+* :class:`allow_mutation_on_saved_tensors` is a pair under which a saved tensor
+  changed in place is no error: backward sees its value as saved.  PyTorch clones
+  the tensor just before the first in-place write (a dispatch mode); here the pack
+  keeps the tensor, its version and a copy of its data, and the unpack returns the
+  tensor itself while its version and values are unchanged, else a tensor of the saved data --
+  the same values and identities, without a hook on every in-place path.
 * :func:`register_multi_grad_hook` (``mode="all"`` / ``"any"``) is PyTorch's
   Python code over tensor hooks, the graph task id and
   ``engine.will_execute_node``.
@@ -28,12 +34,15 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+import numpy as np
+
 from ..errors import error_class
 from . import engine, graph
 from .graph import UserHooks
 from .tensor import Tensor
 
-__all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook"]
+__all__ = ["saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "register_multi_grad_hook",
+           "allow_mutation_on_saved_tensors"]
 
 
 class saved_tensors_hooks:
@@ -90,6 +99,40 @@ class save_on_cpu(saved_tensors_hooks):
             return packed[1]
 
         super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+class _AllowMutationOnSavedContext:
+    """What ``with allow_mutation_on_saved_tensors() as ctx`` binds (PyTorch's state object; opaque here)."""
+
+    __slots__ = ()
+    _gradcli_public = frozenset()
+
+    def __repr__(self) -> str:
+        return "<torch.autograd.graph._AllowMutationOnSavedContext object>"
+
+
+class allow_mutation_on_saved_tensors(saved_tensors_hooks):
+    """torch.autograd.graph.allow_mutation_on_saved_tensors(): tensors saved for backward inside the block may be
+    changed in place; backward uses their values as saved.  Nesting is PyTorch's RuntimeError."""
+
+    def __init__(self) -> None:
+        def pack(tensor: Tensor) -> tuple:
+            return (tensor, tensor._version[0], tensor._data.copy())
+
+        def unpack(packed: tuple) -> Tensor:
+            tensor, version, data = packed
+            if tensor._version[0] == version and np.array_equal(tensor._data, data, equal_nan=True):
+                return tensor  # (a write through .data, with its own version counter, changes the values)
+            return Tensor._from_data(data, tensor._dtype)  # PyTorch's clone made before the first write
+
+        super().__init__(pack, unpack)
+
+    def __enter__(self) -> _AllowMutationOnSavedContext:  # type: ignore[override]
+        if any(getattr(h.pack, "__qualname__", "").startswith("allow_mutation_on_saved_tensors.")
+               for h in graph.pack_hooks if isinstance(h, UserHooks)):
+            raise error_class("runtime")("allow_mutation_on_saved_tensors contexts cannot be nested")
+        super().__enter__()
+        return _AllowMutationOnSavedContext()
 
 
 class disable_saved_tensors_hooks:
