@@ -29,8 +29,6 @@ XFAIL: dict[str, str] = {
     "real_snippets/nn_optim__polynomial_optim": _N1,
     # real29's fresh batch (45 snippets, first pass 31/45): the failures, by class
     "real_snippets/docs__nn_ctc_loss_padded_doc": "nn.CTCLoss is not implemented yet (a torch.nn loss module missing)",
-    "real_snippets/gh_issues__issue_2264_batchnorm_double_backward":
-        "the second derivative of batch_norm in training mode (NativeBatchNormBackwardBackward0) is unsupported",
 }
 #: cases per category that also run through the installed CLI
 CLI_PER_CATEGORY = 2

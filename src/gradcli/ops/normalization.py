@@ -26,10 +26,11 @@ followed the kernel, else (float64, rounded once) ``dx = rstd * (gw - mean(gw) -
 with ``gw = grad * weight``, ``dweight = sum(grad * xhat)``, ``dbias = sum(grad)``; batch_norm as ATen's
 kernel (:mod:`.batch_norm_order`, its strided path for an expanded incoming gradient) where the forward
 followed it, else the same float64 formulas over the channel's (N, *) positions in training mode, ``dx =
-grad * invstd * weight`` in evaluation mode.  Their second derivatives are not supported by gradcli: a backward
-with ``create_graph=True`` gives the same gradients as outputs of one NativeLayerNormBackwardBackward0 /
-NativeBatchNormBackwardBackward0 node (PyTorch's graph), and a backward through that node is an
-``unsupported`` error that says so.
+grad * invstd * weight`` in evaluation mode.  A backward with ``create_graph=True`` gives the same gradients as
+outputs of one NativeLayerNormBackwardBackward0 / NativeBatchNormBackwardBackward0 node (PyTorch's graph).
+batch_norm's second derivative is FunctionsManual.cpp's ``batchnorm_double_backward`` in recorded ops (its
+float32 sums in gradcli's order: a cancellation can round differently); layer_norm's is not supported, and a
+backward through its node is an ``unsupported`` error that says so.
 """
 
 from __future__ import annotations
@@ -71,9 +72,9 @@ def _no_double_backward(node: str) -> Exception:
 class _DoubleBackward(Node):
     """The backward of a normalization's backward (``native_layer_norm_backward`` /
     ``native_batch_norm_backward`` recorded as one differentiable op under ``create_graph=True``, outputs
-    grad_input, grad_weight, grad_bias): PyTorch's ``layer_norm_double_backward`` /
-    ``batchnorm_double_backward`` are not reproduced, so running it is an ``unsupported`` error; the
-    first-order gradients themselves are exact."""
+    grad_input, grad_weight, grad_bias): PyTorch's ``layer_norm_double_backward`` is not reproduced, so running
+    this one is an ``unsupported`` error (NativeBatchNormBackwardBackward0 overrides it); the first-order
+    gradients themselves are exact."""
 
     __slots__ = ("num_outputs",)
     formula = "not supported by gradcli (PyTorch: layer_norm_double_backward / batchnorm_double_backward)"
@@ -87,7 +88,126 @@ class NativeLayerNormBackwardBackward0(_DoubleBackward):
 
 
 class NativeBatchNormBackwardBackward0(_DoubleBackward):
-    __slots__ = ()
+    """native_batch_norm_backward as one differentiable op: its backward is FunctionsManual.cpp's
+    ``batchnorm_double_backward`` written with the recorded ops it uses (so a create_graph=True backward through
+    it records PyTorch's nodes).  Saved: grad_out, input, weight; the forward's saved mean / invstd (training)
+    or the running mean / 1/sqrt(running_var + eps) (evaluation) as constants of the input's dtype."""
+
+    __slots__ = ("training", "mean", "invstd", "has_weight")
+    formula = "input, weight, grad_out: batchnorm_double_backward (FunctionsManual.cpp)"
+
+    def apply(self, grads):
+        gO = self._unpack(0)
+        x = self._unpack(1)
+        w = self._unpack(2) if self.has_weight else None
+        need_gO, need_x, need_w = (self._needs + (False, False, False))[:3]
+        gI, gG, ggO = _batchnorm_double_backward(x, w, grads[0], grads[1] if len(grads) > 1 else None,
+                                                 grads[2] if len(grads) > 2 else None, gO, self.training,
+                                                 self.mean, self.invstd, (need_x, need_w, need_gO))
+        return (ggO, gI, gG, None, None)
+
+
+def _sum_exclude_dim1(t: Tensor, keepdim: bool = True) -> Tensor:
+    r = t.sum(0, keepdim)
+    start = 1 if keepdim else 0
+    for d in range(r.dim() - 1, start, -1):
+        r = r.sum(d, keepdim)
+    return r
+
+
+def _unsqueeze_dim1(src: Tensor, target: Tensor) -> Tensor:
+    while src.dim() < target.dim() - 1:
+        src = src.unsqueeze(1)
+    if src.dim() == target.dim() - 1:
+        src = src.unsqueeze(0)
+    return src
+
+
+def _expand_as_dim1(src: Tensor, target: Tensor) -> Tensor:
+    while src.dim() < target.dim() - 1:
+        src = src.unsqueeze(1)
+    return src.expand_as(target)
+
+
+def _batchnorm_double_backward(input: Tensor, gamma: Optional[Tensor], ggI, ggG, ggB, gO: Tensor, training: bool,
+                               mean: np.ndarray, invstd: np.ndarray, output_mask: tuple) -> tuple:
+    """FunctionsManual.cpp's batchnorm_double_backward, op by op: (gI, gG, ggO) for (input, weight, grad_out)."""
+    from .creation import ones, zeros_like
+
+    affine = gamma is not None
+    if affine:
+        gamma_expanded = _expand_as_dim1(gamma, input)
+        ggG_expanded = _expand_as_dim1(ggG, input) if ggG is not None else None
+        ggB_expanded = _expand_as_dim1(ggB, input) if ggB is not None else None
+    else:
+        gamma_expanded = ones((), dtype=input._dtype)
+        ggG_expanded = ggB_expanded = None
+    M = input._data.shape[0]
+    for n in input._data.shape[2:]:
+        M *= n
+    npd = input._dtype.np
+    mu = _unsqueeze_dim1(Tensor._from_data(np.ascontiguousarray(mean.reshape(-1), dtype=npd), input._dtype), input)
+    input_sub_mu = input - mu
+    sigma2_eps_neg_1_2 = _unsqueeze_dim1(
+        Tensor._from_data(np.ascontiguousarray(invstd.reshape(-1), dtype=npd), input._dtype), input)
+    sigma2_eps_neg_1 = sigma2_eps_neg_1_2.pow(2)
+    sigma2_eps_neg_3_2 = sigma2_eps_neg_1_2.pow(3)
+
+    input_mu_sigma2_neg_3_2 = input_sub_mu * sigma2_eps_neg_3_2
+    gOinmu_sum = _sum_exclude_dim1(gO * input_sub_mu)
+    gO_sum = _sum_exclude_dim1(gO)
+
+    gI = None
+    if ggI is not None and training:
+        ggI_sum = _sum_exclude_dim1(ggI)
+        ggIinmu_sum = _sum_exclude_dim1(ggI * input_sub_mu)
+        all_sub = ((ggI_sum * gO_sum).div_(M)).sub_(_sum_exclude_dim1(gO * ggI)).add_(
+            (sigma2_eps_neg_1 * gOinmu_sum * ggIinmu_sum).mul_(3.0 / M))
+        gI_0t = (input_mu_sigma2_neg_3_2 * all_sub).div_(M)
+        gI_1t = (ggIinmu_sum * sigma2_eps_neg_3_2).div_(M) * (gO_sum.div(M) - gO)
+        gI_2t = (gOinmu_sum * sigma2_eps_neg_3_2).div_(M) * (ggI_sum.div(M) - ggI)
+        gI = gamma_expanded * (gI_0t.add_(gI_1t).add_(gI_2t))
+
+    if affine and ggG is not None:
+        if training:
+            t0 = gO * sigma2_eps_neg_1_2
+            t1 = (sigma2_eps_neg_1_2 * gO_sum).div_(-M)
+            t2 = (input_mu_sigma2_neg_3_2 * _sum_exclude_dim1(gO * input_sub_mu)).div_(-M)
+            gI_G_term = ggG_expanded * (t0.add_(t1).add_(t2))
+        else:
+            gI_G_term = ggG_expanded * sigma2_eps_neg_1_2 * gO
+        gI = gI.add_(gI_G_term) if gI is not None else gI_G_term
+
+    def first_back_grad_input(g: Tensor, gam: Tensor) -> Tensor:
+        h0 = (gam * sigma2_eps_neg_1_2).div_(M)
+        h1 = (M * g).sub_(_sum_exclude_dim1(g)).sub_(input_sub_mu.mul(sigma2_eps_neg_1)
+                                                    * _sum_exclude_dim1(g * input_sub_mu))
+        return h0 * h1
+
+    gG = None
+    if affine and ggI is not None:
+        if training:
+            gG = ggI * first_back_grad_input(gO, ones((), dtype=input._dtype))
+            gG = _sum_exclude_dim1(gG, False)
+        else:
+            gG = _sum_exclude_dim1(ggI * gO * sigma2_eps_neg_1_2, False)
+
+    ggO = None
+    if ggI is not None:
+        ggO = first_back_grad_input(ggI, gamma_expanded) if training else ggI * sigma2_eps_neg_1_2 * gamma_expanded
+    if ggG is not None and affine:
+        ggO_G_term = ggG_expanded * input_sub_mu * sigma2_eps_neg_1_2
+        ggO = ggO.add_(ggO_G_term) if ggO is not None else ggO_G_term
+    if ggB is not None and affine:
+        ggO = ggO.add_(ggB_expanded) if ggO is not None else ggB_expanded
+
+    if output_mask[1] and gG is None and affine:
+        gG = zeros_like(gamma)
+    if output_mask[0] and gI is None:
+        gI = zeros_like(input)
+    if output_mask[2] and ggO is None:
+        ggO = zeros_like(gO)
+    return (gI if output_mask[0] else None, gG if output_mask[1] else None, ggO if output_mask[2] else None)
 
 
 def _double_backward_outputs(node_cls, out: tuple, inputs: tuple) -> tuple:
@@ -288,8 +408,16 @@ class NativeBatchNormBackward0(Node):
         x = self._unpack(0)  # (a freed graph's second_backward error comes first, as PyTorch's unpacking)
         w = self._unpack(1)
         if mode.enabled:  # create_graph=True: the same values, outputs of one NativeBatchNormBackwardBackward0
-            return _double_backward_outputs(NativeBatchNormBackwardBackward0, self._grads(g, x, w),
-                                            (g, x, w, None, None))
+            out = _double_backward_outputs(NativeBatchNormBackwardBackward0, self._grads(g, x, w),
+                                           (g, x, w, None, None))
+            node = next((t._grad_fn for t in out if t is not None and isinstance(t._grad_fn,
+                                                                                NativeBatchNormBackwardBackward0)),
+                        None)
+            if node is not None:
+                node.training, node.mean, node.invstd, node.has_weight = self.training, self.mean, self.invstd, \
+                    w is not None
+                node._save(saved(g), saved(x), saved(w))
+            return out
         return self._grads(g, x, w)
 
     def _grads(self, g: Tensor, x: Tensor, w: Optional[Tensor]) -> tuple:

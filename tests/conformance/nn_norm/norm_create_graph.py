@@ -1,6 +1,6 @@
 # a backward with create_graph=True through layer_norm and batch_norm: the same first-order gradients, each the
 # output of one NativeLayerNormBackwardBackward0 / NativeBatchNormBackwardBackward0 node (a leaf's .grad through
-# CopyBackwards); nothing backpropagates through them here (gradcli does not reproduce their second derivative)
+# CopyBackwards); nothing backpropagates through them here
 torch.manual_seed(0)
 x = torch.rand(2, 3, requires_grad=True)
 w = torch.rand(3, requires_grad=True)

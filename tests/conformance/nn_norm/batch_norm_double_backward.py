@@ -1,0 +1,21 @@
+# batch_norm's second derivative (batchnorm_double_backward): gradient penalties through BatchNorm2d, BatchNorm1d
+# (float64, no affine: float32 would round a cancellation differently) and F.batch_norm, in training
+import torch.nn as nn
+torch.manual_seed(0)
+bn = nn.BatchNorm2d(3)
+x = torch.randn(4, 3, 2, 2, requires_grad=True)
+y = bn(x)
+g, = torch.autograd.grad((y.exp() * torch.randn(4, 3, 2, 2)).sum(), x, create_graph=True)
+print(g.grad_fn.name())
+penalty = (g ** 2).sum()
+penalty.backward()
+bn1 = nn.BatchNorm1d(5, affine=False).double()
+u = torch.randn(6, 5, dtype=torch.float64, requires_grad=True)
+h = bn1(u)
+gu, = torch.autograd.grad((h ** 3).sum(), u, create_graph=True)
+(gu * torch.randn(6, 5, dtype=torch.float64)).sum().backward()
+lin = nn.Linear(4, 1)
+z = torch.randn(8, 4, requires_grad=True)
+out = lin(nn.functional.batch_norm(z, None, None, torch.ones(4, requires_grad=True), None, training=True))
+gz, gw = torch.autograd.grad(out.tanh().sum(), [z, lin.weight], create_graph=True)
+(gz.abs().sum() + gw.pow(2).sum()).backward()
