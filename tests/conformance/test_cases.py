@@ -21,11 +21,12 @@ from gradcli.app.compare import diff_documents
 
 CASES = discover()
 #: case name -> "missing capability (issue N)"; strict, so a fixed case must leave the list
-_N1 = ("float32 mm with N == 1 (the Linear(3, 1) weight gradient, (3 x 2000) @ (2000 x 1)) runs MKL's m == 1 "
-       "path, which ops/gemm_order.py does not reproduce; over 2000 steps a weight gradient drifts past tolerance")
+_N1 = ("float32 addmm with N == 1 and a row-major left operand (the Linear(3, 1) forward, (2000 x 3) @ (3 x 1) + "
+       "bias) runs an MKL kernel whose order ops/gemm_order.py does not reproduce (the weight gradient's N == 1 "
+       "product is reproduced since fix29); over 2000 SGD steps one weight-gradient element drifts past "
+       "tolerance (4.367275 against PyTorch's 4.367358)")
 XFAIL: dict[str, str] = {
     # real snippets (tests/conformance/real_snippets, issues 17/18's kept-aside measure)
-    "real_snippets/nn_optim__polynomial_nn": _N1,
     "real_snippets/nn_optim__polynomial_optim": _N1,
     # real29's fresh batch (45 snippets, first pass 31/45): the failures, by class
     "real_snippets/docs__nn_ctc_loss_padded_doc": "nn.CTCLoss is not implemented yet (a torch.nn loss module missing)",
