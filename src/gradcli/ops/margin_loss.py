@@ -45,7 +45,7 @@ def _frames(input: Tensor) -> tuple[int, int]:
 
 def _need_float(kernel: str, input: Tensor) -> None:
     if not input._dtype.is_floating_point or input._dtype.name == "float16":
-        raise _runtime(f"\"{kernel}\" not implemented for '{_TN[input._dtype.name]}'")
+        raise _runtime(f"\"{kernel}\" not implemented for '{_TN[input._dtype.name]}'", torch_type=NotImplementedError)
 
 
 def _need_long(target: Tensor) -> None:
