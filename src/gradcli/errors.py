@@ -258,6 +258,33 @@ def python_errors(fn: Callable) -> Callable:
     return wrapper
 
 
+def call_given(fn: Callable, *args, **kwargs):
+    """``fn(*args, **kwargs)`` for engine code calling a callable the file gave it (torch.func's transforms, a
+    torch function handed to jacrev/vmap): when the arguments do not bind to ``fn`` (its signature, through
+    ``functools.wraps``), Python's TypeError becomes the ``type`` error PyTorch raises for a wrong call, named
+    after ``fn`` (``sin() takes 1 positional argument but 2 were given``, PyTorch 2.13's text for a torch
+    function); any other error passes unchanged."""
+    try:
+        return fn(*args, **kwargs)
+    except TypeError as e:
+        if isinstance(e, GradcliError):
+            raise
+        import inspect
+
+        try:
+            inspect.signature(fn).bind(*args, **kwargs)
+        except TypeError as unbound:
+            name = getattr(fn, "__name__", None)
+            name = name if isinstance(name, str) else "function"
+            msg = str(e)
+            cut = msg.find("() ")
+            text = f"{name}(){msg[cut + 2:]}" if cut >= 0 else f"{name}(): {unbound}"
+            raise ArgumentTypeError(text) from None
+        except ValueError:  # no signature to check against
+            pass
+        raise
+
+
 class InternalError(Exception):
     """A bug inside gradcli itself (exit status 70); never a user's mistake."""
 

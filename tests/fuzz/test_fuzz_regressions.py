@@ -67,6 +67,17 @@ FOUND = [
     # Python's SyntaxWarning of a valid file ("1and.0") once reached the real stderr from the explainers' parse
     # (the explanation of the error parses the file again)
     ("x = torch.tensor([1and.0, 2.0], requires_grad=True)\ny = x * 2\n", "non_scalar_backward"),
+    # the long run of 2026-12-02 (seed 29001; kinds as PyTorch 2.13 raised them on the same lines)
+    ("y = torch.tensor(2.0)\na, b = y.split(2)\n", "runtime"),  # split expects at least a 1-dimensional tensor
+    ("y = torch.tensor(2.0)\na, b = y.chunk(2)\n", "runtime"),
+    ("x2 = torch.tensor([[-0.5, -1.5]], requires_grad=True)\nt6 = x2.sin()\nt6[:[True, False]] = 2.0\n", "type"),
+    ("a = torch.tensor([1.0, 2.0], requires_grad=True)\nwith torch.autograd.graph.disable_saved_tensors_hooks(10):\n"
+     "    y = a.sin()\n", "type"),
+    ("from torch.func import jacrev\nx = torch.tensor([0.5, 1.0])\nj2 = jacrev(torch.sin)(x, 3.0)\n", "type"),
+    ("b = torch.clamp_min_(torch.tensor([True, False]))\n", "type"),
+    ("x = torch.ones(3)\ntorch.sin_(x, 1)\n", "type"),
+    ("print(torch.arange(1j))\n", "runtime"),
+    ("import torch.nn as nn\nm = nn.Sequential(nn.Linear(3, 4), nn.ReLU())\nprint(m[1e30:])\n", "type"),
 ]
 
 

@@ -146,6 +146,14 @@ class disable_saved_tensors_hooks:
         self.error_message = error_message
 
     def __enter__(self) -> None:
+        if not isinstance(self.error_message, str):
+            # pybind11's refusal of torch._C._autograd._saved_tensors_hooks_disable, which __enter__ calls
+            from ..errors import ArgumentTypeError
+
+            raise ArgumentTypeError(
+                "_saved_tensors_hooks_disable(): incompatible function arguments. The following argument types are "
+                "supported:\n    1. (error_message: str, fail_if_non_empty: bool = True) -> None\n\n"
+                f"Invoked with: {self.error_message!r}")
         graph.hooks_disabled.append(self.error_message)
 
     def __exit__(self, *args: object) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..errors import call_given
 from ..autograd import forward_ad, limits
 from ..autograd.tensor import Tensor
 from . import levels
@@ -72,7 +73,7 @@ def jvp_with_argnums(func: Callable, primals: Any, tangents: Any, argnums: Any, 
                                primals_spec)
         if argnums is not None:
             duals = replace_args(primals, duals if not isinstance(argnums, int) else duals[0], argnums)
-        result = func(*duals)
+        result = call_given(func, *duals)
         aux = None
         if has_aux:
             if not (isinstance(result, tuple) and len(result) == 2):
@@ -179,7 +180,7 @@ def linearize(func: Callable, *primals: Any) -> tuple:
     PyTorch does (its tracing's UserWarning, :data:`LINEARIZE_WARNING`)."""
     from ..errors import warn
 
-    output = func(*primals)
+    output = call_given(func, *primals)
     flat_primals, primals_spec = tree_flatten(primals)
     warn("other", LINEARIZE_WARNING)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..errors import call_given
 from ..autograd import engine, grad_mode
 from ..autograd.tensor import Tensor
 from . import levels
@@ -64,7 +65,7 @@ def _grad_and_value(func: Callable, argnums: Any, has_aux: bool, args: tuple, kw
     try:
         with grad_mode.enable_grad():
             args, diff_args = _differentiable_args(args, argnums, level)
-            output = func(*args, **kwargs)
+            output = call_given(func, *args, **kwargs)
             aux = None
             if has_aux:
                 if not (isinstance(output, tuple) and len(output) == 2):
@@ -128,7 +129,7 @@ def vjp_with_argnums(func: Callable, primals: tuple, argnums: Any, has_aux: bool
                 diff = primals
             else:
                 primals, diff = _differentiable_args(primals, argnums, level)
-            out = func(*primals)
+            out = call_given(func, *primals)
             aux = None
             if has_aux:
                 if not (isinstance(out, tuple) and len(out) == 2):

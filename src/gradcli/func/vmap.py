@@ -24,7 +24,7 @@ from ..autograd import batching
 from ..autograd import limits as _limits
 from ..autograd import random as _random
 from ..autograd.tensor import Tensor
-from ..errors import ValueErrorKind, error_class
+from ..errors import ValueErrorKind, error_class, call_given
 from . import levels
 from .pytree import LEAF, tree_flatten, tree_unflatten, treespec_repr
 
@@ -168,7 +168,7 @@ def _run_samples(func: Callable, batch_size: int, flat_in_dims: list, flat_args:
                         s = select(arg, d, i)
                         batching.add(s)
                         sample.append(s)
-                results.append(func(*tree_unflatten(sample, args_spec), **kwargs))
+                results.append(call_given(func, *tree_unflatten(sample, args_spec), **kwargs))
             finally:
                 batching.state.depth -= 1
     finally:

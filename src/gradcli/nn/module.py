@@ -854,12 +854,17 @@ class IncompatibleKeys(tuple):
     __str__ = __repr__
 
 
+#: the container protocol's methods (``model[1e30:]``: Python's slice TypeError, as PyTorch's list slicing)
+_CONTAINER_DUNDERS = frozenset({"__getitem__", "__setitem__", "__delitem__", "__contains__", "__add__", "__iadd__",
+                                "__mul__", "__rmul__", "__imul__"})
+
+
 def python_errors_on_methods(cls: type) -> type:
     """Wrap each public method ``cls`` defines with :func:`errors.python_errors`: torch.nn.Module's methods are
     Python, so a value a file hands them (``load_state_dict({5: t})``, ``get_submodule(5)``) fails in PyTorch
     with Python's TypeError/AttributeError and its message -- in gradcli too, as PyTorch's kind, never as an
-    internal error.  Dunders (``__call__`` runs the file's forward), properties and static methods stay as
-    they are.  Returns ``cls``."""
+    internal error.  Dunders (``__call__`` runs the file's forward) but the container protocol's, properties and
+    static methods stay as they are.  Returns ``cls``."""
     import functools
     import inspect
 
@@ -879,7 +884,8 @@ def python_errors_on_methods(cls: type) -> type:
         return wrapper
 
     for name, fn in list(vars(cls).items()):
-        if not name.startswith("_") and inspect.isfunction(fn) and not getattr(fn, "__wrapped__", None):
+        if (not name.startswith("_") or name in _CONTAINER_DUNDERS) and inspect.isfunction(fn) \
+                and not getattr(fn, "__wrapped__", None):
             setattr(cls, name, generator(fn) if inspect.isgeneratorfunction(fn) else python_errors(fn))
     return cls
 

@@ -28,7 +28,7 @@ from ..autograd.graph import SavedTensor
 from ..autograd.graph import source_position as _pos
 from ..autograd import zerotensor as _zt
 from ..autograd import forward_ad as _fwad
-from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
+from ..errors import ArgumentIndexError, ArgumentTypeError, call_given, error_class
 from ..autograd.tensor import view_rebase_message
 from ._core import Node, Tensor, dt, edge, record, saved
 from .registry import REGISTRY, register
@@ -573,7 +573,7 @@ def torch_inplace(method: str):
         if not isinstance(input, Tensor):
             raise ArgumentTypeError(f"{method}(): argument 'input' (position 1) must be Tensor, not "
                                     f"{getattr(type(input), '_gradcli_type_name', type(input).__name__)}")
-        return getattr(input, method)(*args, **kwargs)
+        return call_given(getattr(input, method), *args, **kwargs)  # (wrong arguments: PyTorch's TypeError)
 
     fn.__name__ = method
     fn.__doc__ = f"torch.{method}(input, ...): input.{method}(...)."

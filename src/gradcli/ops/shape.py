@@ -734,7 +734,15 @@ def trivial_slice(k: slice, size: int) -> bool:
     """True when PyTorch's applySlice skips the slice and returns the tensor itself: start 0 (or None),
     step 1 (or None) and stop None or >= the dim's size.  The start is compared before wrapping, so
     x[-3:] of a size-3 dim is a real slice (PyTorch 2.13, ATen/TensorIndexing.h applySlice)."""
-    return (k.start is None or k.start == 0) and (k.step is None or k.step == 1) and (k.stop is None or k.stop >= size)
+    vals = []
+    for v in (k.start, k.stop, k.step):
+        if v is not None and not isinstance(v, int):
+            if not hasattr(type(v), "__index__"):
+                return False  # a wrong type: slice_dim raises PyTorch's TypeError
+            v = v.__index__()  # (a one-element integer tensor: PyTorch unpacks the slice through __index__)
+        vals.append(v)
+    start, stop, step = vals
+    return (start is None or start == 0) and (step is None or step == 1) and (stop is None or stop >= size)
 
 
 def _basic_index(input, key, skip_trivial: bool = True, alias: bool = True):
@@ -962,7 +970,10 @@ def _multi_view(input, pieces_keys, node_cls, d, sizes=None):
 
 
 def split(input, split_size_or_sections, dim: int = 0):
-    """Split into chunks of a size (SplitBackward0) or of given sizes (SplitWithSizesBackward0); views."""
+    """Split into chunks of a size (SplitBackward0) or of given sizes (SplitWithSizesBackward0); views.
+    Raises runtime for a 0-d input (ATen's split check, before the dimension is wrapped)."""
+    if input._data.ndim == 0:
+        raise error_class("runtime")("split expects at least a 1-dimensional tensor")
     d = _wrap(dim, input._data.ndim)
     n = input._data.shape[d]
     if isinstance(split_size_or_sections, (list, tuple)):
@@ -989,6 +1000,8 @@ def split(input, split_size_or_sections, dim: int = 0):
 
 def chunk(input, chunks: int, dim: int = 0):
     """Split into ``chunks`` nearly equal views (SplitBackward0)."""
+    if input._data.ndim == 0:
+        raise error_class("runtime")("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise error_class("runtime")(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     d = _wrap(dim, input._data.ndim)
