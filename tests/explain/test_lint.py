@@ -170,10 +170,19 @@ CASES = [
             loss.backward()
             opt.step()
         """), 9, ("`opt.step()`", "sum of all the iterations", "opt.zero_grad()")),
+    Case("eval_keeps_grad", "eval_keeps_grad", src("""
+        import torch.nn as nn
+        model = nn.Sequential(nn.Linear(3, 2), nn.Dropout(0.5))
+        model.eval()
+        x = torch.ones(1, 3)
+        y = model(x)
+        with torch.no_grad():
+            z = model(x)
+        """), 5, ("`model.eval()` (line 3)", "does not turn gradient recording off", "torch.no_grad()")),
 ]
 
 #: kinds whose finding is not an error or warning of the run (their own agreement tests below)
-_NO_ERROR = ("grad_accumulates", "data_use", "requires_grad_on_result", "zero_grad_missing")
+_NO_ERROR = ("grad_accumulates", "data_use", "requires_grad_on_result", "zero_grad_missing", "eval_keeps_grad")
 _NO_ERROR_IDS = ("attribute_typo",)
 
 
@@ -348,6 +357,39 @@ def test_zero_grad_missing_agrees_with_pytorch():
         got = dict(mine.tensors)["model.weight"]
         np.testing.assert_allclose(got._data, np.array(want["data"], np.float32), rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(got._grad._data, np.array(want["grad"], np.float32), rtol=1e-5, atol=1e-6)
+
+
+def test_eval_keeps_grad_agrees_with_run():
+    """The claim: after eval() the call still records a graph (y has a grad_fn); under no_grad it does not."""
+    case = next(c for c in CASES if c.kind == "eval_keeps_grad")
+    f, _ = only(case)
+    assert f.expect == {"tensor": "y", "eval_line": 3}
+    r = gradcli_run(case.source)
+    assert r.ok
+    t = dict(r.tensors)
+    assert t["y"]._grad_fn is not None and t["y"].requires_grad
+    assert t["z"]._grad_fn is None and not t["z"].requires_grad
+
+
+@pytest.mark.torch
+def test_eval_keeps_grad_agrees_with_pytorch():
+    case = next(c for c in CASES if c.kind == "eval_keeps_grad")
+    doc = torch_doc(case.source)
+    assert doc["error"] is None
+    y, z = torch_tensor(doc, "y"), torch_tensor(doc, "z")
+    assert y["grad_fn"] is not None and y["requires_grad"] and z["grad_fn"] is None and not z["requires_grad"]
+
+
+def test_eval_then_frozen_model_says_may():
+    source = src("""
+        import torch.nn as nn
+        model = nn.Linear(3, 2)
+        model.requires_grad_(False)
+        model.eval()
+        y = model(torch.ones(1, 3))
+        """)
+    found = [f for f in lint_source(source, "case.py").findings if f.kind == "eval_keeps_grad"]
+    assert [(f.line, f.certain) for f in found] == [(5, False)]
 
 
 def test_zero_grad_missing_is_may_in_a_branchy_loop():

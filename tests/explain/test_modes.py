@@ -10,7 +10,7 @@ import pytest
 from conftest import src, torch_doc
 
 from gradcli.app.compare import diff_documents
-from gradcli.app.modes import MODES, rewrite, run_modes
+from gradcli.app.modes import MODES, SUMMARY, rewrite, run_modes
 from gradcli.app.records import run_document
 from gradcli.lang.result import RunOptions
 from gradcli.lang.run import run_file
@@ -34,6 +34,8 @@ EXPECTED = {
     "detach()": ("leaf, no rg", None, [2.0, 2.0], None),
     # a non-leaf cannot switch requires_grad off: the run stops at the target's line, before any backward
     "requires_grad_(False)": ("MulBackward0", None, None, ("non_leaf_requires_grad", 3)),
+    # .data cuts h out of the graph as detach() does (the in-place difference is in tests/explain/test_lint.py)
+    ".data": ("leaf, no rg", None, [2.0, 2.0], None),
 }
 
 
@@ -42,9 +44,10 @@ def report():
     return run_modes(FILE, "case.py", RunOptions(), "h")
 
 
-def test_modes_are_the_five_switches():
+def test_modes_are_the_six_switches():
     assert MODES == ("as written", "no_grad", "set_grad_enabled(False)", "inference_mode", "detach()",
-                     "requires_grad_(False)")
+                     "requires_grad_(False)", ".data")
+    assert set(SUMMARY) == set(MODES[1:])
 
 
 @pytest.mark.parametrize("mode, line3", [
@@ -53,6 +56,7 @@ def test_modes_are_the_five_switches():
     ("inference_mode", "with torch.inference_mode(): h = x * w"),
     ("detach()", "h = x * w; h = h.detach()"),
     ("requires_grad_(False)", "h = x * w; h.requires_grad_(False)"),
+    (".data", "h = x * w; h = h.data"),
 ])
 def test_rewrite_keeps_every_line(mode, line3):
     text, lines = rewrite(FILE, "h", mode)
@@ -148,18 +152,23 @@ def test_cli_narrow_console_gives_one_row_per_tensor_and_mode(cli, monkeypatch):
     assert max(len(line.rstrip()) for line in out.splitlines()) <= 72
 
 
-def test_cli_side_by_side_at_100_columns_names_each_failure_below(cli, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "100")
+def test_cli_side_by_side_at_120_columns_names_each_failure_below(cli, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")
     code, out, _ = cli(FILE, "modes", "{file}", "--target", "h")
     assert code == 0
     lines = out.splitlines()
     assert lines[2].split() == ["tensor", "as", "written", "no_grad", "(False)", "inference_mode", "detach()",
-                                "(False)"]
+                                "(False)", ".data"]
     h = lines.index(next(line for line in lines if line.startswith("h ")))
     assert lines[h].split() == ["h", "MulBackward0", "*", "leaf,", "no", "rg", "*", "leaf,", "no", "rg", "*",
-                                "leaf,", "no", "rg", "*", "leaf,", "no", "rg", "MulBackward0"]
-    assert lines[h + 1].split() == ["None"] * 6
+                                "leaf,", "no", "rg", "*", "leaf,", "no", "rg", "MulBackward0", "*", "leaf,", "no",
+                                "rg"]
+    assert lines[h + 1].split() == ["None"] * 7
     x = lines.index(next(line for line in lines if line.startswith("x ")))
-    assert lines[x + 1].split() == ["[18.,", "64.]", "None", "None", "None", "None", "None"]
+    assert lines[x + 1].split() == ["[18.,", "64.]", "None", "None", "None", "None", "None", "None"]
     assert "* requires_grad_(False): failed with non_leaf_requires_grad at line 3" in lines
-    assert max(len(line.rstrip()) for line in lines) <= 100
+    assert max(len(line.rstrip()) for line in lines) <= 120
+    # the one-line summaries follow the table, one per switch
+    at = lines.index("what each switch does:")
+    assert [ln.split()[0] for ln in lines[at + 1:] if ln.startswith("  ") and not ln.startswith("   ")] == \
+        list(MODES[1:])

@@ -37,6 +37,8 @@ attribute_typo            ``x.require_grad = True``, ``x.retain_graph = True`` .
                           the tensor, not the autograd setting (TorchFix TOR002)
 zero_grad_missing         an optimizer's ``step()`` in a loop with ``backward()`` and no ``zero_grad()``:
                           each step uses the gradients summed over the iterations (no error)
+eval_keeps_grad           ``y = model(x)`` after ``model.eval()`` with grad on: eval() is not no_grad, ``y``
+                          still has a grad_fn (no error)
 ========================= ==================================================================
 
 Where the analysis cannot decide (a branch on a value, a loop whose count is
@@ -60,7 +62,7 @@ SCHEMA = "gradcli.lint/1"
 
 KINDS = ("second_backward", "leaf_inplace", "inplace_saved", "non_scalar_backward", "non_leaf_grad",
          "grad_accumulates", "non_leaf_requires_grad", "data_use", "unknown_name", "requires_grad_on_result",
-         "attribute_typo", "zero_grad_missing")
+         "attribute_typo", "zero_grad_missing", "eval_keeps_grad")
 
 #: what an op saves for its backward (as gradcli's engine and PyTorch do):
 #: "none" nothing; "result" its output; "self" its first tensor input; "inputs" every input (tensors and
@@ -381,7 +383,49 @@ class Linter:
             pass
         self.data_uses(tree)
         self.steps_without_zero_grad(tree)
+        self.eval_as_no_grad(tree)
         return sorted(self.findings.values(), key=lambda f: (f.line, f.col, f.kind))
+
+    def eval_as_no_grad(self, tree: ast.AST) -> None:
+        """``eval_keeps_grad``: ``y = model(x)`` after ``model.eval()`` with grad recording on: eval() only
+        switches Dropout/BatchNorm-like layers to evaluation behaviour (Module.train(False)), the call still
+        records a graph, so ``y`` has a grad_fn.  Top-level statements only; certain when the module is bound
+        at top level from a torch.nn layer or a file class, nothing in the file freezes parameters, and the
+        call is not under a grad switch."""
+        body = getattr(tree, "body", [])
+        modules: set = set()
+        classes = {st.name for st in body if isinstance(st, ast.ClassDef)}
+        frozen = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "requires_grad_"
+                     or isinstance(n, ast.Attribute) and n.attr == "requires_grad" and isinstance(n.ctx, ast.Store)
+                     or isinstance(n, ast.Call) and (dotted(n.func) or "").endswith("set_grad_enabled")
+                     for n in ast.walk(tree))
+        evaluated: dict = {}
+        for st in body:
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and isinstance(st.value, ast.Call):
+                d = dotted(st.value.func) or ""
+                if d.startswith(("nn.", "torch.nn.")) or d in classes:
+                    modules.add(st.targets[0].id)
+                    evaluated.pop(st.targets[0].id, None)
+            if isinstance(st, ast.Expr) and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Attribute) \
+                    and isinstance(st.value.func.value, ast.Name) and st.value.func.attr in ("eval", "train"):
+                name = st.value.func.value.id
+                if st.value.func.attr == "eval" and not st.value.args:
+                    evaluated[name] = st.lineno
+                else:
+                    evaluated.pop(name, None)
+                continue
+            if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and isinstance(st.value, ast.Call) and isinstance(st.value.func, ast.Name) \
+                    and st.value.func.id in evaluated:
+                m, out, at = st.value.func.id, st.targets[0].id, evaluated[st.value.func.id]
+                self.report(
+                    "eval_keeps_grad", st, m in modules and not frozen and self.sure,
+                    f"`{m}.eval()` (line {at}) switches layers such as Dropout and BatchNorm to their evaluation "
+                    f"behaviour; it does not turn gradient recording off: this call still records a graph, so "
+                    f"`{out}` has a grad_fn and keeps the activations for a backward.",
+                    f"For inference, also run it under `with torch.no_grad():` (or torch.inference_mode()).",
+                    {"tensor": out, "eval_line": at}, related=[self.rel("eval", at, None, f"{m}.eval()")])
 
     def steps_without_zero_grad(self, tree: ast.AST) -> None:
         """``zero_grad_missing``: a loop that calls ``backward()`` and an optimizer's ``step()`` but nothing that

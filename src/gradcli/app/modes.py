@@ -9,6 +9,7 @@ that assign the target at top level:
 ``inference_mode``          ``with torch.inference_mode(): <stmt>``
 ``detach()``                ``<stmt>; NAME = NAME.detach()``
 ``requires_grad_(False)``   ``<stmt>; NAME.requires_grad_(False)``
+``.data``                   ``<stmt>; NAME = NAME.data``
 =========================== ============================================================
 
 The rewrite is textual and keeps every line number (the ``with`` goes in front
@@ -28,10 +29,24 @@ from typing import Any, Optional
 from .problems import UsageProblem
 from .srcinfo import SourceInfo
 
-__all__ = ["MODES", "ModeRun", "ModesReport", "rewrite", "rewrite_tree", "run_modes", "modes_document", "SCHEMA"]
+__all__ = ["MODES", "SUMMARY", "ModeRun", "ModesReport", "rewrite", "rewrite_tree", "run_modes", "modes_document", "SCHEMA"]
 
 SCHEMA = "gradcli.modes/1"
-MODES = ("as written", "no_grad", "set_grad_enabled(False)", "inference_mode", "detach()", "requires_grad_(False)")
+MODES = ("as written", "no_grad", "set_grad_enabled(False)", "inference_mode", "detach()", "requires_grad_(False)",
+         ".data")
+#: what each off-switch changes, in one line (PyTorch's documented semantics; the table shows it happen)
+SUMMARY = {
+    "no_grad": "ops inside record no graph: their results are leaves without requires_grad; nothing upstream "
+               "gets a gradient through them",
+    "set_grad_enabled(False)": "the same as no_grad, as a switch that can take a variable",
+    "inference_mode": "like no_grad, and the results are inference tensors (no version counter): an op outside "
+                      "inference_mode that must save one for backward fails",
+    "detach()": "the target keeps its value but leaves the graph: a new leaf sharing its storage; in-place "
+                "changes through it are still version-checked",
+    "requires_grad_(False)": "allowed on leaves only: on a computed tensor it raises non_leaf_requires_grad",
+    ".data": "like detach(), but outside autograd's checks: in-place changes through it are not "
+             "version-checked (silently wrong gradients instead of an error)",
+}
 _WITH = {"no_grad": "torch.no_grad()", "set_grad_enabled(False)": "torch.set_grad_enabled(False)",
          "inference_mode": "torch.inference_mode()"}
 
@@ -157,7 +172,8 @@ def _switched(st: ast.stmt, name: str, mode: str) -> list[ast.stmt]:
         node.lineno, node.col_offset = st.lineno, st.col_offset
         node.end_lineno, node.end_col_offset = st.end_lineno, st.end_col_offset
         return [node]
-    extra = f"{name} = {name}.detach()" if mode == "detach()" else f"{name}.requires_grad_(False)"
+    extra = f"{name} = {name}.detach()" if mode == "detach()" else \
+        f"{name} = {name}.data" if mode == ".data" else f"{name}.requires_grad_(False)"
     return [st, _located(ast.parse(extra).body[0], st, end=True)]
 
 
@@ -219,7 +235,8 @@ def rewrite(source: str, name: str, mode: str) -> tuple[str, list[int]]:
                     body, tail = body[:cut], b"\n" + indent + rest.lstrip()[1:].lstrip()
             lines[i] = (head + prefix + body + tail).decode("utf-8")
         else:
-            extra = f"; {name} = {name}.detach()" if mode == "detach()" else f"; {name}.requires_grad_(False)"
+            extra = f"; {name} = {name}.detach()" if mode == "detach()" else \
+                f"; {name} = {name}.data" if mode == ".data" else f"; {name}.requires_grad_(False)"
             i = (st.end_lineno or st.lineno) - 1
             b = lines[i].encode("utf-8")
             end = st.end_col_offset if st.end_col_offset is not None else len(b.rstrip(b"\r\n"))
@@ -341,6 +358,7 @@ def modes_document(report: ModesReport) -> dict:
         "lines": report.lines,
         "modes": [{
             "mode": r.mode,
+            "summary": SUMMARY.get(r.mode),
             "ok": r.ok,
             "error": None if r.error is None else {"kind": r.error[0], "line": r.error[1]},
             "tensors": [tensor(r.tensors[n]) for n in report.names if n in r.tensors],

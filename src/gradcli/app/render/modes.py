@@ -115,3 +115,16 @@ def render_modes(report: Any, out: Any) -> None:
                                style="bold yellow" if mark else "red"))
     out.print(Text("each cell: the tensor's flags, then its .grad; * differs from the file as written; "
                    "rg = requires_grad; a grad_fn name = a non-leaf", style="dim"))
+    from ..modes import SUMMARY
+
+    shown = [r.mode for r in report.runs[1:] if r.mode in SUMMARY]
+    if shown:
+        from rich.table import Table
+
+        grid = Table.grid(padding=(0, 1))
+        grid.add_column(no_wrap=True)
+        grid.add_column()
+        for mode in shown:
+            grid.add_row(Text(f"  {mode}", style="bold"), Text(SUMMARY[mode]))
+        out.print(Text("what each switch does:"))
+        out.print(grid)
