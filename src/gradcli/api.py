@@ -239,7 +239,8 @@ def optim_namespace() -> Namespace:
     """A fresh ``torch.optim`` namespace (with ``torch.optim.lr_scheduler``); the classes of gradcli.optim are
     imported at the first read."""
     sched = Namespace("torch.optim.lr_scheduler", {}, {
-        name: ("optim.lr_scheduler", name) for name in ("LRScheduler", "StepLR", "ExponentialLR", "LambdaLR")})
+        name: ("optim.lr_scheduler", name) for name in ("LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR",
+                                                           "LambdaLR")})
     modules = {"Optimizer": "optimizer", "SGD": "sgd", "Adam": "adam", "AdamW": "adam", "RMSprop": "rmsprop",
                "Adagrad": "adagrad"}
     return Namespace("torch.optim", {"lr_scheduler": sched},

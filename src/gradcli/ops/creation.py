@@ -41,9 +41,19 @@ def _size(args) -> tuple:
     return tuple(out)
 
 
+#: Python types PyTorch's argument parser takes as a dtype (THPDtype from a type: torch.zeros(2, dtype=float))
+_PY_DTYPES = {float: dt.float64, int: dt.int64, bool: dt.bool_}
+
+
+def py_dtype(dtype):
+    """``dtype`` with a Python ``float``/``int``/``bool`` read as PyTorch reads it (float64, int64, bool)."""
+    return _PY_DTYPES.get(dtype, dtype) if isinstance(dtype, type) else dtype
+
+
 def _dtype(dtype, default=None):
     if dtype is None:
         return default or dt.get_default_dtype()
+    dtype = py_dtype(dtype)
     if not isinstance(dtype, dt.dtype):
         raise ArgumentTypeError(f"dtype must be a torch.dtype, not {type(dtype).__name__}")
     return dtype
@@ -462,6 +472,9 @@ def to(input, *args, dtype=None, copy: bool = False, device=None, non_blocking=F
         return ArgumentTypeError(f"to() received an invalid combination of arguments - got ({got})")
 
     rest = args
+    if args and isinstance(args[0], type):
+        args = (py_dtype(args[0]),) + args[1:]
+    dtype = py_dtype(dtype)
     if args and isinstance(args[0], (dt.dtype, Tensor)):
         if dtype is not None or device is not None:
             raise invalid()

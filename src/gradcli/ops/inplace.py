@@ -566,10 +566,25 @@ def _binary_inplace(name):
     return fn
 
 
-def torch_inplace(method: str):
-    """torch.X_(input, ...): the Tensor method X_ as a function; a non-tensor input is PyTorch's TypeError."""
+def torch_inplace(method: str, unary: bool = False):
+    """torch.X_(input, ...): the Tensor method X_ as a function; a non-tensor input is PyTorch's TypeError.
+    ``unary``: the binding takes only ``input`` (``torch.sin_(x)``), so anything more is its parser's TypeError
+    (texts checked against PyTorch 2.13 for each of :data:`TORCH_UNARY_INPLACE`)."""
 
-    def fn(input, *args, **kwargs):
+    def fn(*args, **kwargs):
+        if unary:
+            if not args and "input" not in kwargs:
+                raise ArgumentTypeError(f'{method}() missing 1 required positional arguments: "input"')
+            extra = [k for k in kwargs if k != "input" or args]
+            if extra:
+                raise ArgumentTypeError(f"{method}() got an unexpected keyword argument '{extra[0]}'")
+            if len(args) > 1:
+                raise ArgumentTypeError(f"{method}() takes 1 positional argument but {len(args)} were given")
+        if not args:
+            if "input" not in kwargs:
+                raise ArgumentTypeError(f'{method}() missing 1 required positional arguments: "input"')
+            args = (kwargs.pop("input"),)
+        input, args = args[0], args[1:]
         if not isinstance(input, Tensor):
             raise ArgumentTypeError(f"{method}(): argument 'input' (position 1) must be Tensor, not "
                                     f"{getattr(type(input), '_gradcli_type_name', type(input).__name__)}")
@@ -1022,6 +1037,9 @@ TORCH_INPLACE = frozenset({
     "clamp_min_", "clip_", "cos_", "cosh_", "erf_", "exp2_", "exp_", "expm1_", "fill_", "floor_", "frac_",
     "log10_", "log1p_", "log2_", "log_", "neg_", "negative_", "reciprocal_", "relu_", "round_", "rsqrt_",
     "sigmoid_", "sin_", "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_", "zero_", "nan_to_num_"})
+#: the torch.X_ functions whose binding takes only ``input`` (round_ and nan_to_num_ take more)
+TORCH_UNARY_INPLACE = TORCH_INPLACE - {"round_", "nan_to_num_", "clamp_", "clamp_max_", "clamp_min_", "clip_",
+                                       "fill_"}
 #: method name -> the out-of-place op it writes (aliases share PyTorch's node: absolute_ is AbsBackward0)
 _UNARY_INPLACE = {n: n for n in (
     "neg", "abs", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "reciprocal", "sign", "floor",
@@ -1033,7 +1051,7 @@ for _n, _base in _UNARY_INPLACE.items():
              torch=(_n + "_",) if _n + "_" in TORCH_INPLACE else (),
              formula=f"as {_base}")
     if _n + "_" in TORCH_INPLACE:
-        REGISTRY[_n + "_"].extra["torch_fn"] = torch_inplace(_n + "_")
+        REGISTRY[_n + "_"].extra["torch_fn"] = torch_inplace(_n + "_", _n + "_" in TORCH_UNARY_INPLACE)
 for _n, _base in {"atan2": "atan2", "arctan2": "atan2", "hypot": "hypot", "remainder": "remainder",
                   "true_divide": "true_divide", "floor_divide": "floor_divide", "lerp": "lerp"}.items():
     register(_n + "_", _binary_inplace(_base), "inplace", torch=(), formula=f"as {_base}")
@@ -1043,7 +1061,7 @@ for _n in ("eq", "ne", "lt", "le", "gt", "ge"):
     register(_n + "_", _cmp_inplace(_n), "inplace", torch=(), formula="self: zeros_like(self)")
 for _n in ("clamp_", "clamp_min_", "clamp_max_", "zero_", "fill_"):  # (registered above without a torch form)
     REGISTRY[_n].torch = REGISTRY[_n].torch + (_n,) + (("clip_",) if _n == "clamp_" else ())
-    REGISTRY[_n].extra["torch_fn"] = torch_inplace(_n)
+    REGISTRY[_n].extra["torch_fn"] = torch_inplace(_n, _n in TORCH_UNARY_INPLACE)
 
 
 def _logical_inplace(name: str):

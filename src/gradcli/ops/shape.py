@@ -198,6 +198,36 @@ def flatten(input, start_dim: int = 0, end_dim: int = -1):
     return reshape(input, shp[:s] + (n,) + shp[e + 1:])
 
 
+def unflatten(input, dim, sizes):
+    """``Tensor.unflatten(dim, sizes)`` / ``torch.unflatten``: dim ``dim`` split into ``sizes`` (one may be -1), a
+    view (ViewBackward0; splitting a dim is always viewable).  PyTorch 2.13's messages: torch/_tensor.py's
+    "unflatten: sizes must be non-empty", the parser's TypeErrors, ATen's unflatten_symint size check."""
+    if not isinstance(input, Tensor):
+        raise ArgumentTypeError(f"unflatten(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    if isinstance(sizes, (tuple, list)) and not sizes:
+        raise error_class("runtime")("unflatten: sizes must be non-empty")
+    if not isinstance(sizes, (tuple, list)):
+        raise ArgumentTypeError(f"unflatten(): argument 'sizes' (position 2) must be tuple of ints, not "
+                                f"{type(sizes).__name__}")
+    for pos, a in enumerate(sizes):
+        if not isinstance(a, int) or isinstance(a, bool):
+            raise ArgumentTypeError(f"unflatten(): argument 'sizes' (position 2) must be tuple of ints, but found "
+                                    f"element of type {type(a).__name__} at pos {pos}")
+    shp = input._data.shape
+    d = _wrap(dim, len(shp))
+    sizes = tuple(sizes)
+    if -1 not in sizes:
+        n = 1
+        for a in sizes:
+            n *= a
+        if n != shp[d]:
+            raise error_class("runtime")(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim "
+                                         f"{dim} ({shp[d]}) in the input tensor")
+    else:
+        sizes = _infer_shape(sizes, shp[d])
+    return view(input, shp[:d] + sizes + shp[d + 1:])
+
+
 def view_as(input, other):
     return view(input, other._data.shape)
 
@@ -1085,6 +1115,7 @@ register("reshape", reshape, "shape", nodes=("ViewBackward0", "ReshapeAliasBackw
          formula=ViewBackward0.formula, sample="view")
 register("flatten", flatten, "shape", nodes=("ViewBackward0",), formula=ViewBackward0.formula, sample="any")
 register("view_as", view_as, "shape", torch=(), nodes=("ViewBackward0",))
+register("unflatten", unflatten, "shape", nodes=("ViewBackward0",), formula="self: grad.reshape_symint(self.sym_sizes())")
 register("reshape_as", reshape_as, "shape", torch=(), nodes=("ViewBackward0",))
 register("unsqueeze", unsqueeze, "shape", nodes=("UnsqueezeBackward0",), formula=UnsqueezeBackward0.formula,
          sample="dim0")

@@ -6,7 +6,7 @@ and (not) recorded history are PyTorch's.
 
 * :mod:`.optimizer` -- the ``Optimizer`` base: param groups, ``state``, ``zero_grad``, ``state_dict``;
 * :mod:`.sgd`, :mod:`.adam` (Adam, AdamW), :mod:`.rmsprop`, :mod:`.adagrad` -- the update loops;
-* :mod:`.lr_scheduler` -- ``StepLR``, ``ExponentialLR``, ``LambdaLR``.
+* :mod:`.lr_scheduler` -- ``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``LambdaLR``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""torch.optim.lr_scheduler: ``StepLR``, ``ExponentialLR``, ``LambdaLR`` (torch/optim/lr_scheduler.py).
+"""torch.optim.lr_scheduler: ``StepLR``, ``MultiStepLR``, ``ExponentialLR``, ``LambdaLR``
+(torch/optim/lr_scheduler.py).
 
 As PyTorch 2.13's ``LRScheduler``: building one sets each group's ``initial_lr`` (or requires it when
 ``last_epoch`` is given), takes ``base_lrs`` from them and makes the initial step (``last_epoch`` 0);
@@ -10,13 +11,15 @@ scheduler was built (on the first ``scheduler.step()``), and ``get_lr()`` called
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from collections import Counter
 from typing import Any, Callable
 
 from ..autograd.tensor import Tensor
 from ..errors import ArgumentTypeError, KeyErrorKind, ValueErrorKind, error_class, warn
 from .optimizer import Optimizer, python_errors, type_name
 
-__all__ = ["LRScheduler", "StepLR", "ExponentialLR", "LambdaLR"]
+__all__ = ["LRScheduler", "StepLR", "MultiStepLR", "ExponentialLR", "LambdaLR"]
 
 _EPOCH_DEPRECATION = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where possible. Please "
@@ -170,6 +173,32 @@ class StepLR(LRScheduler):
 
     def _closed_form_lr(self) -> list:
         return [base_lr * self.gamma ** (self.last_epoch // self.step_size) for base_lr in self.base_lrs]
+
+
+class MultiStepLR(LRScheduler):
+    """``MultiStepLR(optimizer, milestones, gamma=0.1, last_epoch=-1)``: each group's lr times gamma at each
+    milestone epoch (to the power of how often the epoch is listed).  ``milestones`` is PyTorch's
+    ``Counter(milestones)`` (it prints as ``Counter({30: 1, 80: 1})``); the closed form counts the milestones
+    passed with ``bisect_right`` over the sorted elements, as PyTorch's ``_get_closed_form_lr``."""
+    __module__ = "torch.optim.lr_scheduler"  # printed as PyTorch's class
+
+    _gradcli_public = LRScheduler._gradcli_public | {"milestones", "gamma"}
+    _gradcli_settable = LRScheduler._gradcli_settable | {"milestones", "gamma"}
+
+    @python_errors
+    def __init__(self, optimizer: Any, milestones: Any, gamma: float = 0.1, last_epoch: int = -1) -> None:
+        self.milestones = Counter(milestones)
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def _compute_lr(self) -> list:
+        if self.last_epoch not in self.milestones:
+            return _group_values(self.optimizer, "lr")
+        return [group["lr"] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
+
+    def _closed_form_lr(self) -> list:
+        milestones = sorted(self.milestones.elements())
+        return [base_lr * self.gamma ** bisect_right(milestones, self.last_epoch) for base_lr in self.base_lrs]
 
 
 class ExponentialLR(LRScheduler):
