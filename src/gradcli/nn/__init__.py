@@ -47,6 +47,7 @@ MEMBERS: dict[str, str] = {
     "Sequential": "container",
     "ModuleList": "container",
     "ModuleDict": "container",
+    "ParameterList": "container",
     **{n: "activation" for n in _ACTIVATIONS},
     **{n: "loss" for n in _LOSSES},
 }
@@ -66,7 +67,7 @@ UNSUPPORTED = frozenset({
     "InstanceNorm2d", "Dropout3d", "AlphaDropout", "EmbeddingBag",
     "LazyLinear", "Transformer",
     "TransformerEncoder", "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
-    "MultiheadAttention", "ParameterList", "ParameterDict", "PReLU", "Threshold",
+    "MultiheadAttention", "ParameterDict", "PReLU", "Threshold",
     "Upsample", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad2d", "PixelShuffle",
     "Softmax2d", "GLU", "Softshrink", "Hardshrink", "RReLU", "CTCLoss",
     "SoftMarginLoss", "DataParallel",

@@ -1,4 +1,4 @@
-"""torch.nn.Sequential, ModuleList, ModuleDict (``torch/nn/modules/container.py``).
+"""torch.nn.Sequential, ModuleList, ModuleDict, ParameterList (``torch/nn/modules/container.py``).
 
 Submodules are registered under ``"0"``, ``"1"`` ... (Sequential, ModuleList) or their keys (ModuleDict),
 so ``named_parameters()`` names them ``0.weight``; indexing, slicing, ``len``, iteration, ``append`` /
@@ -14,9 +14,10 @@ from typing import Any, Iterable, Iterator
 
 from ._errors import nn_error
 from .module import Module, _addindent, python_errors_on_methods
-from .parameter import typename
+from ..autograd.tensor import Tensor
+from .parameter import Parameter, typename
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList"]
 
 _MOD = "torch.nn.modules.container"
 
@@ -319,10 +320,85 @@ class ModuleDict(Module):
                 self[m[0]] = m[1]
 
 
+class ParameterList(Module):
+    """A list of parameters registered as ``"0"``, ``"1"`` ... (PyTorch's ParameterList line for line): the
+    constructor, ``append``, ``extend`` and item assignment make a plain tensor a Parameter; other objects
+    are kept as attributes; printing lists each as PyTorch's extra_repr; calling it is PyTorch's error."""
+
+    __module__ = _MOD
+
+    def __init__(self, values: Any = None) -> None:
+        super().__init__()
+        object.__setattr__(self, "_size", 0)
+        if values is not None:
+            self.extend(values)
+
+    def _get_abs_string_index(self, idx: Any) -> str:
+        idx = _index(idx)
+        if not (-len(self) <= idx < len(self)):
+            raise nn_error(IndexError, f"index {idx} is out of range")
+        if idx < 0:
+            idx += len(self)
+        return str(idx)
+
+    def __getitem__(self, idx: Any) -> Any:
+        if isinstance(idx, slice):
+            out = self.__class__()
+            for i in range(*idx.indices(len(self))):
+                out.append(self[i])
+            return out
+        return getattr(self, self._get_abs_string_index(idx))
+
+    def __setitem__(self, idx: Any, param: Any) -> None:
+        idx = self._get_abs_string_index(idx)
+        if isinstance(param, Tensor) and not isinstance(param, Parameter):
+            param = Parameter(param)
+        setattr(self, idx, param)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter([self[i] for i in range(len(self))])
+
+    def __iadd__(self, parameters: Any) -> "ParameterList":
+        return self.extend(parameters)
+
+    def append(self, value: Any) -> "ParameterList":
+        """Add ``value`` at the end (a tensor becomes a Parameter); returns self."""
+        new_idx = len(self)
+        object.__setattr__(self, "_size", self._size + 1)
+        self[new_idx] = value
+        return self
+
+    def extend(self, values: Any) -> "ParameterList":
+        """Append every value of ``values``; returns self."""
+        if not _iterable(values) or isinstance(values, Tensor):
+            raise nn_error(TypeError, "ParameterList.extend should be called with an iterable, but got "
+                           + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        child_lines = []
+        for k, p in enumerate(self):
+            if isinstance(p, Tensor):
+                size_str = "x".join(str(size) for size in p.size())
+                kind = "Parameter" if isinstance(p, Parameter) else "Tensor"
+                child_lines.append(f"  ({k}): {kind} containing: [{p.dtype} of size {size_str}]")
+            else:
+                child_lines.append(f"  ({k}): Object of type: {type(p).__name__}")
+        return "\n".join(child_lines)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise nn_error(RuntimeError, "ParameterList should not be called.")
+
+
 def _py_class(v: Any) -> str:
     name = typename(v)
     return f"<class '{name}'>"
 
 
-for _cls in (Sequential, ModuleList, ModuleDict):
+for _cls in (Sequential, ModuleList, ModuleDict, ParameterList):
     python_errors_on_methods(_cls)
