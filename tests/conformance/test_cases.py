@@ -28,10 +28,7 @@ _N1 = ("float32 addmm with N == 1 and a row-major left operand (the Linear(3, 1)
 XFAIL: dict[str, str] = {
     # real snippets (tests/conformance/real_snippets, issues 17/18's kept-aside measure)
     "real_snippets/nn_optim__polynomial_optim": _N1,
-    # real29's fresh batch (45 snippets, first pass 31/45): the failures, by class
-    "real_snippets/docs__nn_ctc_loss_padded_doc":
-        "nn.CTCLoss is not implemented yet (its CPU kernel's log-space alpha/beta recursion, LossCTC.cpp, not "
-        "reproduced)",
+    # real29's fresh batch (45 snippets, first pass 31/45): every failure class fixed
 }
 #: cases per category that also run through the installed CLI
 CLI_PER_CATEGORY = 2

@@ -170,6 +170,6 @@ def test_every_differentiable_op_has_a_sample():
     for name, op in REGISTRY.items():
         mine = op.group in _MINE or getattr(op.fn, "__module__", "") == rm.__name__
         if mine and op.formula and op.sample is None and op.nodes and not name.endswith("_op") \
-                and name not in ("rmatmul", "relu_"):
+                and name not in ("rmatmul", "relu_", "ctc_loss"):  # ctc_loss: see its registry notes
             missing.append(name)
     assert not missing, f"differentiable ops without a sample recipe: {missing}"

@@ -18,7 +18,7 @@ _ACTIVATIONS = ("ReLU", "ReLU6", "LeakyReLU", "ELU", "CELU", "SELU", "GELU", "Si
 _LOSSES = ("L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
            "NLLLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "MultiLabelSoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "PoissonNLLLoss",
-           "GaussianNLLLoss", "MultiMarginLoss", "MultiLabelMarginLoss")
+           "GaussianNLLLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "CTCLoss")
 
 #: name of ``torch.nn`` -> the submodule of gradcli.nn defining it
 MEMBERS: dict[str, str] = {
@@ -69,7 +69,7 @@ UNSUPPORTED = frozenset({
     "TransformerEncoder", "TransformerEncoderLayer", "TransformerDecoder", "TransformerDecoderLayer",
     "MultiheadAttention", "ParameterDict", "PReLU", "Threshold",
     "Upsample", "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad2d", "PixelShuffle",
-    "Softmax2d", "GLU", "Softshrink", "Hardshrink", "RReLU", "CTCLoss",
+    "Softmax2d", "GLU", "Softshrink", "Hardshrink", "RReLU",
     "SoftMarginLoss", "DataParallel",
     "parallel", "Buffer", "Container", "modules", "parameter",
 })

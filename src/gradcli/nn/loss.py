@@ -20,7 +20,7 @@ from .module import Module
 __all__ = ["L1Loss", "MSELoss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "CrossEntropyLoss",
            "NLLLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss",
            "MultiLabelSoftMarginLoss", "TripletMarginLoss", "TripletMarginWithDistanceLoss", "PoissonNLLLoss",
-           "GaussianNLLLoss", "MultiMarginLoss", "MultiLabelMarginLoss"]
+           "GaussianNLLLoss", "MultiMarginLoss", "MultiLabelMarginLoss", "CTCLoss"]
 
 _MOD = "torch.nn.modules.loss"
 
@@ -326,6 +326,23 @@ class MultiLabelMarginLoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return _FM.multilabel_margin_loss(input, target, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """The Connectionist Temporal Classification loss (F.ctc_loss, CtcLossBackward0)."""
+
+    __module__ = _MOD
+
+    def __init__(self, blank: int = 0, reduction: str = "mean", zero_infinity: bool = False) -> None:
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths: Any, target_lengths: Any) -> Tensor:
+        from ..ops.ctc_loss import ctc_loss
+
+        return ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank, self.reduction,
+                        self.zero_infinity)
 
 
 def _py_class(v: Any) -> str:

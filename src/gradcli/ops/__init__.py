@@ -12,7 +12,7 @@ from ..autograd.tensor import Tensor, tensor_public_names
 from . import creation, elementwise, inplace, reduction, shape  # noqa: F401  (registration side effects)
 from .registry import REGISTRY, tensor_methods
 
-for _mod in ("linalg", "nn", "reduction_more", "misc", "scatter", "storage", "pointwise", "conv", "pooling", "dropout", "embedding", "normalization", "rnn", "bilinear", "loss_composite", "resize", "margin_loss"):
+for _mod in ("linalg", "nn", "reduction_more", "misc", "scatter", "storage", "pointwise", "conv", "pooling", "dropout", "embedding", "normalization", "rnn", "bilinear", "loss_composite", "resize", "margin_loss", "ctc_loss"):
     try:
         importlib.import_module(f"{__name__}.{_mod}")
     except ModuleNotFoundError as e:  # a family not written yet
