@@ -54,7 +54,10 @@ ATTEMPTS = {
     "property_object": "p = torch.Tensor.grad\nq = p.fget\n",
     "property_object_runtime": "p = torch.Tensor.grad\nq = p.getter\n",
     "type_attribute_runtime": "f = float.fromhex\n",
-    "dict_fromkeys": "f = dict.fromkeys(range(3))\n",
+    "dict_fromkeys_huge": "f = dict.fromkeys(range(10 ** 10))\n",  # dict.fromkeys is bounded like list()
+    "dict_fromkeys_huge_iterable": "f = dict.fromkeys(iter(range(10 ** 10)))\n",
+    "dict_fromkeys_function_attr": "f = dict.fromkeys\ng = f.func_globals\n",
+    "dict_other_type_attr": "f = dict.items\n",
     "str_maketrans": "f = str.maketrans\n",
     # format-string tricks
     "str_format_field": "s = '{0.__class__}'.format(1)\n",

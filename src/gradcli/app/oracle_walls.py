@@ -681,6 +681,20 @@ def _no_attr(obj: Any, name: str) -> str:
     return f"'{_type_name(obj)}' object has no attribute '{name}'"
 
 
+#: the torch modules whose classes type() may give (not torch.autograd.graph: it re-exports
+#: torch.utils.hooks.RemovableHandle, a class gradcli's namespace does not name)
+_TORCH_NAMESPACES = ("torch", "torch.nn", "torch.optim", "torch.optim.lr_scheduler", "torch.utils.data")
+
+
+def _torch_public_class(cls: type) -> bool:
+    """Is ``cls`` a class of one of torch's public namespaces the language exposes, under its own name?"""
+    for name in _TORCH_NAMESPACES:
+        mod = sys.modules.get(name)
+        if mod is not None and getattr(mod, cls.__name__, None) is cls:
+            return True
+    return False
+
+
 class Walls:
     """The walls of one run: the gate, the proxies, the restricted builtins, and what was refused.
 
@@ -763,7 +777,7 @@ class Walls:
         table.update({
             "print": self.print_, "__build_class__": self.build_class, "__import__": self.import_,
             "getattr": self.getattr_builtin, "hasattr": self.hasattr_builtin,
-            "setattr": self.setattr_builtin, "delattr": self.delattr_builtin,
+            "setattr": self.setattr_builtin, "delattr": self.delattr_builtin, "type": self.type_builtin,
             GET: self.getattr_, SET: self.setattr_, AUG: self.augattr_, DEL: self.delattr_, METHOD: self.method_,
             UNCATCHABLE: _uncatchable,
         })
@@ -783,6 +797,23 @@ class Walls:
             raise self.refuse(WallUnsupported(f"{fn}(obj, {name!r}): names starting with '_' are outside the "
                                               "language"), f"{fn}(obj, {name!r})")
         return name
+
+    def type_builtin(self, *args: Any, **kwargs: Any) -> Any:
+        """The language's ``type`` (lang/type_builtin.py): the class of a value of the language's types, of the
+        file's own classes, or a public class of torch's namespaces; anything else refused as gradcli does."""
+        from ..lang.type_builtin import LANGUAGE_TYPES
+
+        if kwargs or len(args) not in (1, 3):
+            raise TypeError("type() takes 1 or 3 arguments")
+        if len(args) == 3:
+            raise self.refuse(WallUnsupported("type(name, bases, dict) creates a class: outside the language (use "
+                                              "a class statement)"), "type(name, bases, dict)")
+        cls = type(args[0])
+        if cls in LANGUAGE_TYPES or cls in self.user_classes or _torch_public_class(cls):
+            return cls
+        raise self.refuse(WallUnsupported(
+            f"type() of a '{cls.__name__}' object is outside the language: gradcli gives type(x) only for the "
+            "classes a file can name"), f"type({cls.__name__})")
 
     def getattr_builtin(self, obj: Any, name: Any, *default: Any) -> Any:
         """The language's ``getattr``: through the gate (``_`` names refused, as in gradcli)."""
@@ -997,6 +1028,8 @@ class Walls:
 
     def getattr_(self, obj: Any, name: str) -> Any:
         """``obj.name`` in the file."""
+        if obj is dict and name == "fromkeys":  # the one attribute of a built-in type the language reads
+            return dict.fromkeys
         t = type(obj)
         g = self._fast.get((t, name))
         if g is None:
