@@ -67,4 +67,6 @@ def test_modes_json(cli, validator):
     assert code == 0
     doc = json.loads(out)
     validator("modes").validate(doc)
-    assert doc["modes"][-1]["error"] == {"kind": "non_leaf_requires_grad", "line": 4}
+    assert next(m for m in doc["modes"] if m["mode"] == "requires_grad_(False)")["error"] == \
+        {"kind": "non_leaf_requires_grad", "line": 4}
+    assert doc["modes"][-1]["mode"] == ".data" and doc["modes"][-1]["summary"].startswith("like detach()")

@@ -179,10 +179,19 @@ CASES = [
         with torch.no_grad():
             z = model(x)
         """), 5, ("`model.eval()` (line 3)", "does not turn gradient recording off", "torch.no_grad()")),
+    Case("retain_graph_unused", "retain_graph_unused", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = (x * x).sum()
+        y.backward(retain_graph=True)
+        z = x.exp().sum()
+        z.backward(retain_graph=True)
+        z.backward()
+        """), 3, ("retain_graph=True", "no later backward", "Drop retain_graph=True")),
 ]
 
 #: kinds whose finding is not an error or warning of the run (their own agreement tests below)
-_NO_ERROR = ("grad_accumulates", "data_use", "requires_grad_on_result", "zero_grad_missing", "eval_keeps_grad")
+_NO_ERROR = ("grad_accumulates", "data_use", "requires_grad_on_result", "zero_grad_missing", "eval_keeps_grad",
+             "retain_graph_unused")
 _NO_ERROR_IDS = ("attribute_typo",)
 
 
@@ -378,6 +387,43 @@ def test_eval_keeps_grad_agrees_with_pytorch():
     assert doc["error"] is None
     y, z = torch_tensor(doc, "y"), torch_tensor(doc, "z")
     assert y["grad_fn"] is not None and y["requires_grad"] and z["grad_fn"] is None and not z["requires_grad"]
+
+
+def _without_first_retain(source: str) -> str:
+    return source.replace("y.backward(retain_graph=True)", "y.backward()")
+
+
+def test_retain_graph_unused_agrees_with_run():
+    """The claim: without that retain_graph=True the file runs the same (no second_backward, same grads);
+    the retain_graph=True that a later backward needs (line 5) is not reported."""
+    case = next(c for c in CASES if c.kind == "retain_graph_unused")
+    f, _ = only(case)
+    assert f.expect == {"unused": True}
+    r, d = gradcli_run(case.source), gradcli_run(_without_first_retain(case.source))
+    assert r.ok and d.ok
+    np.testing.assert_array_equal(dict(r.tensors)["x"]._grad._data, dict(d.tensors)["x"]._grad._data)
+    assert lint_source(_without_first_retain(case.source), "case.py").findings == []
+    needed = gradcli_run(case.source.replace("z.backward(retain_graph=True)", "z.backward()"))
+    assert (needed.error.kind, needed.error.line) == ("second_backward", 6)
+
+
+@pytest.mark.torch
+def test_retain_graph_unused_agrees_with_pytorch():
+    case = next(c for c in CASES if c.kind == "retain_graph_unused")
+    a, b = torch_doc(case.source), torch_doc(_without_first_retain(case.source))
+    assert a["error"] is None and b["error"] is None
+    assert torch_tensor(a, "x")["grad"] == torch_tensor(b, "x")["grad"]
+
+
+def test_retain_graph_in_a_loop_says_may():
+    source = src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        for i in range(3):
+            y = (x * x).sum()
+            y.backward(retain_graph=True)
+        """)
+    found = [f for f in lint_source(source, "case.py").findings if f.kind == "retain_graph_unused"]
+    assert [(f.line, f.certain) for f in found] == [(4, False)]
 
 
 def test_eval_then_frozen_model_says_may():

@@ -71,7 +71,7 @@ def test_modes_demo_sample():
     source = (SAMPLES / "modes_demo.py").read_text(encoding="utf-8")
     report = run_modes(source, "samples/modes_demo.py", RunOptions(), "h")
     assert [r.mode for r in report.runs if report.differs(r, "h")] == [
-        "no_grad", "set_grad_enabled(False)", "inference_mode", "detach()"]
+        "no_grad", "set_grad_enabled(False)", "inference_mode", "detach()", ".data"]
 
 
 def test_vjp_view_sample():

@@ -43,7 +43,8 @@ def problems(text: str) -> list[str]:
         m = pattern.search(prose)
         if m:
             out.append(f"{what}: {m.group(0)!r}")
-    for m in re.finditer(r"\b([A-Za-z]+) \1\b", prose):
+    # (not the end of an option's name and its value: ``--retain-grad grad`` names a tensor called grad)
+    for m in re.finditer(r"(?<!-)\b([A-Za-z]+) \1\b", prose):
         if m.group(1).lower() not in _DOUBLE_OK:
             out.append(f"a doubled word: {m.group(0)!r}")
     prose = re.sub(r"--[a-z-]+(?:[ =][\w.,=\[\]]+)?", "OPTION", prose)

@@ -78,6 +78,12 @@ FOUND = [
     ("x = torch.ones(3)\ntorch.sin_(x, 1)\n", "type"),
     ("print(torch.arange(1j))\n", "runtime"),
     ("import torch.nn as nn\nm = nn.Sequential(nn.Linear(3, 4), nn.ReLU())\nprint(m[1e30:])\n", "type"),
+    ("x = torch.chunk(torch.ones(3), ())\n", "type"),
+    ("x = torch.arange(6.0).reshape(2, 3)\nfrom torch.func import vmap\nprint(vmap(x.mv, in_dims=(None, 0))(torch.ones(2, 3), x))\n",
+     "type"),
+    ("import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+     "        self.register_backward_hook(lambda *a: None)\n    def forward(self, x):\n        return None\n"
+     "M()(torch.rand(()))\n", "type"),
 ]
 
 

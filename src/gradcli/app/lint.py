@@ -39,6 +39,8 @@ zero_grad_missing         an optimizer's ``step()`` in a loop with ``backward()`
                           each step uses the gradients summed over the iterations (no error)
 eval_keeps_grad           ``y = model(x)`` after ``model.eval()`` with grad on: eval() is not no_grad, ``y``
                           still has a grad_fn (no error)
+retain_graph_unused       ``backward(retain_graph=True)`` whose graph no later backward uses: memory kept for
+                          nothing (the forums' blanket "fix" for second_backward)
 ========================= ==================================================================
 
 Where the analysis cannot decide (a branch on a value, a loop whose count is
@@ -62,7 +64,7 @@ SCHEMA = "gradcli.lint/1"
 
 KINDS = ("second_backward", "leaf_inplace", "inplace_saved", "non_scalar_backward", "non_leaf_grad",
          "grad_accumulates", "non_leaf_requires_grad", "data_use", "unknown_name", "requires_grad_on_result",
-         "attribute_typo", "zero_grad_missing", "eval_keeps_grad")
+         "attribute_typo", "zero_grad_missing", "eval_keeps_grad", "retain_graph_unused")
 
 #: what an op saves for its backward (as gradcli's engine and PyTorch do):
 #: "none" nothing; "result" its output; "self" its first tensor input; "inputs" every input (tensors and
@@ -212,7 +214,7 @@ class AbsNode:
 
 class AbsTensor:
     __slots__ = ("rg", "leaf", "shape", "dtype", "node", "box", "retains", "base", "acc", "grad", "name",
-                 "base_sure", "nograd_view", "inference", "cut")
+                 "base_sure", "nograd_view", "inference", "cut", "releafed")
 
     def __init__(self, rg: Optional[bool], leaf: Optional[bool], shape: Any, box: Optional[Box] = None,
                  node: Optional[AbsNode] = None, dtype: Optional[str] = None) -> None:
@@ -233,6 +235,9 @@ class AbsTensor:
         # computed from a tensor that requires grad with its history cut (under no_grad, through detach(), from
         # such a tensor): (line, how) of the cut, or None
         self.cut: Optional[tuple] = None
+        # requires_grad switched on after such a cut: (the statement, the cut, sure), reported by a backward
+        # that reaches this new leaf (requires_grad_on_result)
+        self.releafed: Optional[tuple] = None
 
     def numel(self) -> Optional[int]:
         if self.shape is None:
@@ -349,6 +354,9 @@ class Linter:
         self.sure = True
         self.depth = 0
         self.loops: list[dict] = []
+        # backward(retain_graph=True) calls: the graph nodes they kept, and whether a later backward used them
+        self.retained_graphs: list[dict] = []
+        self.backward_calls: set = set()  # the call nodes the analysis ran as backward / autograd.grad
         self.module = Scope()
         self.stmt: Optional[ast.stmt] = None
 
@@ -384,6 +392,19 @@ class Linter:
         self.data_uses(tree)
         self.steps_without_zero_grad(tree)
         self.eval_as_no_grad(tree)
+        # a call that may run a backward the analysis did not follow (a bare grad() imported from
+        # torch.autograd, torch.func, gradcheck, a checkpoint...) could be the one that reuses a kept graph
+        unfollowed = any(isinstance(n, ast.Call) and id(n) not in self.backward_calls and _may_backward(n)
+                         for n in ast.walk(tree))
+        for rec in self.retained_graphs:
+            if rec["used"] is not True and not unfollowed:  # (no finding at all where one may reuse it)
+                call = rec["call"]
+                self.report(
+                    "retain_graph_unused", call, rec["sure"] and rec["used"] is False,
+                    f"This {rec['kind']} keeps its graph (retain_graph=True), but no later backward or "
+                    "autograd.grad goes through it: the saved tensors stay in memory for nothing.",
+                    "Drop retain_graph=True here (it is needed only when a second backward reuses the same graph).",
+                    {"unused": True}, line=call.lineno, col=call.col_offset)
         return sorted(self.findings.values(), key=lambda f: (f.line, f.col, f.kind))
 
     def eval_as_no_grad(self, tree: ast.AST) -> None:
@@ -645,8 +666,11 @@ class Linter:
             else:
                 ce = item.context_expr
                 fn = ce.func if isinstance(ce, ast.Call) else ce
-                if isinstance(fn, ast.Attribute) and fn.attr in ("saved_tensors_hooks", "save_on_cpu"):
-                    self.hooked = True  # PyTorch checks no version through saved-tensor hooks
+                if isinstance(fn, ast.Attribute) and fn.attr in ("saved_tensors_hooks", "save_on_cpu",
+                                                                 "allow_mutation_on_saved_tensors"):
+                    # PyTorch checks no version through saved-tensor hooks (allow_mutation_on_saved_tensors
+                    # is a pair of them that clones a saved tensor before it is changed)
+                    self.hooked = True
                 v = self.ev(item.context_expr, scope)
                 if item.optional_vars is not None:
                     self.store(item.optional_vars, v, scope, st)
@@ -1326,20 +1350,24 @@ class Linter:
         return t
 
     # --- autograd actions -------------------------------------------------------------------------
+    def report_releafed(self, t: AbsTensor) -> None:
+        """requires_grad_on_result, once a backward reaches the tensor made a new leaf after its history was cut."""
+        node, (line, how), sure = t.releafed
+        why = ("under torch.no_grad()" if how == "no_grad" else "through detach()")
+        self.report(
+            "requires_grad_on_result", node, sure and self.sure,
+            f"{self.label(t)} was computed {why} (line {line}) from tensors that require grad, so it has no "
+            "grad_fn; setting requires_grad makes it a new leaf: backward() then runs without the "
+            "no_grad_fn error, but no gradient reaches the tensors that made it.",
+            f"Remove this line and compute {t.name or 'it'} with grad on from the tensors that require grad "
+            f"(no torch.no_grad(), .detach(), .data or .item() on the way).",
+            {"leaf": t.name, "cut_line": line}, related=[self.rel("history cut", line, None, why)])
+
     def set_requires_grad(self, t: AbsTensor, flag: Any, node: Any) -> None:
         if not isinstance(flag, bool):
             flag = None
         if flag is True and t.rg is False and t.leaf is True and t.cut is not None:
-            line, how = t.cut
-            why = ("under torch.no_grad()" if how == "no_grad" else "through detach()")
-            self.report(
-                "requires_grad_on_result", node, self.sure,
-                f"{self.label(t)} was computed {why} (line {line}) from tensors that require grad, so it has no "
-                "grad_fn; setting requires_grad makes it a new leaf: backward() then runs without the "
-                "no_grad_fn error, but no gradient reaches the tensors it was computed from.",
-                f"Remove this line and compute {t.name or 'it'} with grad on from the tensors that require grad "
-                f"(no torch.no_grad(), .detach(), .data or .item() on the way).",
-                {"leaf": t.name, "cut_line": line}, related=[self.rel("history cut", line, None, why)])
+            t.releafed = (node, t.cut, self.sure)  # (x.detach().requires_grad_() alone is PyTorch's idiom)
         if flag is False or flag is None:
             bad = t_not(t.leaf)
             if bad is not False:
@@ -1465,6 +1493,7 @@ class Linter:
     def backward(self, roots: list, gradient_given: bool, retain: Any, create: Any, inputs: Any, node: ast.Call,
                  kind: str) -> None:
         line, col = node.lineno, node.col_offset
+        self.backward_calls.add(id(node))
         where = "torch.autograd.grad" if kind == "grad" else "backward()"
         troots = [r for r in roots if isinstance(r, AbsTensor)]
         for r in troots:
@@ -1484,6 +1513,13 @@ class Linter:
         if any(r.rg is False for r in troots):
             return  # no_grad_fn: nothing runs
         reach = self.reach([self.grad_node(r) for r in troots])
+        for n in reach:
+            t = n.tensor
+            if t is not None and t.releafed is not None:
+                self.report_releafed(t)
+        for rec in self.retained_graphs:
+            if not rec["used"] and any(n in rec["nodes"] for n in reach):
+                rec["used"] = True if self.sure else rec["used"] or None
         pruned = inputs is not None
         runs = self.runs_with_inputs(reach, inputs, kind) if pruned else None
         # a second backward through freed nodes (with inputs=: through those it runs)
@@ -1557,6 +1593,10 @@ class Linter:
         else:
             retained = retain if isinstance(retain, bool) else None
         if retained is True:
+            kept = {n for n in reach if n.tensor is None and n.saves_any is not False}
+            if retain is True and kept:
+                self.retained_graphs.append({"call": node, "nodes": kept, "used": False, "kind": where,
+                                             "sure": self.sure and not self.loops and self.depth == 0})
             return
         for n in reach:
             if n.tensor is None and n.saves_any is not False and n.freed is None:
@@ -1660,6 +1700,16 @@ def _src_name(node: ast.AST) -> str:
         return ast.unparse(node)
     except Exception:  # pragma: no cover - ast.unparse handles every expression the parser makes
         return "x"
+
+
+_BACKWARD_LIKE = ("backward", "grad", "jacobian", "hessian", "vjp", "jvp", "vhp", "hvp", "gradcheck",
+                  "gradgradcheck", "checkpoint", "jacrev", "jacfwd", "grad_and_value")
+
+
+def _may_backward(call: ast.Call) -> bool:
+    """Could this call run a backward pass (by its name: backward, grad, torch.func's transforms...)?"""
+    name = (dotted(call.func) or "").rsplit(".", 1)[-1] if not isinstance(call.func, ast.Attribute) else call.func.attr
+    return name in _BACKWARD_LIKE
 
 
 def _range_count(loop: Any) -> Optional[int]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import python_errors
 from ..autograd import grad_mode
 from ..autograd.function import Function
 from ..autograd.tensor import Tensor
@@ -173,6 +174,7 @@ _NON_FULL_WARNINGS = {
 }
 
 
+@python_errors  # (a forward returning None or a number fails in PyTorch's loop with Python's TypeError too)
 def register_non_full_hooks(module: Any, hooks: list, args: tuple, result: Any) -> None:
     """PyTorch's ``_call_impl`` for non-full backward hooks: ``hook(module, grad_input, grad_output)`` on the
     ``grad_fn`` of the result's first tensor (``Node.register_hook``), then

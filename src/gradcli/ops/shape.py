@@ -1030,6 +1030,10 @@ def split(input, split_size_or_sections, dim: int = 0):
 
 def chunk(input, chunks: int, dim: int = 0):
     """Split into ``chunks`` nearly equal views (SplitBackward0)."""
+    if not isinstance(chunks, int):
+        if not hasattr(type(chunks), "__index__"):
+            raise ArgumentTypeError(f"chunk(): argument 'chunks' (position 2) must be int, not {type(chunks).__name__}")
+        chunks = chunks.__index__()
     if input._data.ndim == 0:
         raise error_class("runtime")("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
