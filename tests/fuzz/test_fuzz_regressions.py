@@ -84,6 +84,8 @@ FOUND = [
     ("import torch.nn as nn\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
      "        self.register_backward_hook(lambda *a: None)\n    def forward(self, x):\n        return None\n"
      "M()(torch.rand(()))\n", "type"),
+    ("a = F.triplet_margin_with_distance_loss(10, -1, (3,))\n", "runtime"),  # AttributeError in PyTorch's Python
+    ("x = torch.ones(2, 3)\nprint(x.nan_to_num((2, 1)))\n", "type"),
 ]
 
 

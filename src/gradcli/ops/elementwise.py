@@ -1447,6 +1447,11 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     if not isinstance(input, Tensor):
         raise ArgumentTypeError(f"nan_to_num(): argument 'input' (position 1) must be Tensor, not "
                                 f"{type(input).__name__}")
+    for pos, (arg, v) in enumerate((("nan", nan), ("posinf", posinf), ("neginf", neginf)), 1):
+        if not (isinstance(v, (int, float, Tensor)) or v is None and arg != "nan"):
+            # PyTorch's argument parser (positions as for the method, x.nan_to_num((2, 1)))
+            raise ArgumentTypeError(f"nan_to_num(): argument '{arg}' (position {pos}) must be float, not "
+                                    f"{type(v).__name__}")
     a = input._data
     if input._dtype.is_floating_point:
         info = np.finfo(a.dtype)

@@ -28,7 +28,7 @@ import math
 from typing import Any
 
 from ..autograd.dtypes import result_type
-from ..errors import ArgumentTypeError
+from ..errors import ArgumentTypeError, python_errors
 from ._core import Tensor, broadcast_shapes, dt
 from .creation import full_like, zeros_like
 from .elementwise import clamp_min, exp, log, minimum, where
@@ -297,6 +297,9 @@ def _const(values) -> Tensor:
 
 
 def _reg(name: str, fn: Any, nodes: tuple, sample, torch_name: bool = False) -> None:
+    # a wrong value fails inside the composite with Python's error, as in PyTorch's functional.py (its Python
+    # composites: F.triplet_margin_with_distance_loss(10, -1, (3,)) is AttributeError 'ndim' there too)
+    fn = python_errors(fn)
     register(name, fn, "nn", torch=(name,) if torch_name else (), F=(name,), methods=(), nodes=nodes,
              formula="composite of recorded ops", sample=sample)
 
