@@ -144,7 +144,9 @@ ATTACKS = {
     "tensor_share_memory": "x = torch.ones(2)\nvia(x).share_memory_()\n",
     "storage_from_file": "x = torch.ones(2)\ns = via(x.untyped_storage())\nt = s.from_file(ABS, True, 4)\n",
     "storage_share_memory": "x = torch.ones(2)\ns = via(x.untyped_storage())\ns.share_memory_()\n",
-    "tensor_setattr": "x = torch.ones(2)\nx.save = 1\n",
+    # (a new attribute is the tensor's own, as in PyTorch: x.save = 1 runs on both sides; one that would shadow
+    # something torch.Tensor has is refused by the walls, so PyTorch's code never meets the file's value there)
+    "tensor_setattr": "x = torch.ones(2)\nx.storage = 1\n",
     "namespace_overwrite": "torch.ones = torch.zeros\n",
     "class_attribute_overwrite": "class A:\n    pass\nA.save = 1\n",
     "function_subclass_saves": (
@@ -188,7 +190,7 @@ REFUSED_BEFORE_RUNNING = {"dunder_reduce", "numpy_save_through_array"}
 CAUGHT_FIRST = {"numpy_caught_then_dump"}
 #: gradcli's NDArray has no in-place operators, so ``a += 1`` makes a new array there (the tensor is not
 #: changed); real numpy writes through into the tensor, which the walls' read-only view refuses
-GRADCLI_RUNS_ON = {"numpy_inplace"}
+GRADCLI_RUNS_ON = {"numpy_inplace", "tensor_setattr"}
 
 
 def _attack_source(src: str, tmp_path: Path, server: _Server) -> str:
@@ -738,3 +740,10 @@ def test_sandbox_harmless_under_pytorch(name, tmp_path, monkeypatch):
     report: dict = {}
     run_isolated(src, "test.py", RunOptions(), timeout=30, walls=True, report=report)
     assert os.listdir(tmp_path) == [] and report["left"] == []
+
+
+def test_a_new_tensor_attribute_runs_on_both_sides(runner, tmp_path, monkeypatch, server):
+    f, mark, before = _scene(tmp_path, "x = torch.ones(2)\nx.save = 1\nx.label = 'x'\nprint(x.save, x.label)\n",
+                             server, monkeypatch)
+    result, doc = _compare_json(runner, f)
+    assert doc["identical"] and doc["pytorch"]["stdout"] == "1 x\n" and result.exit_code == 0, doc

@@ -86,6 +86,9 @@ FOUND = [
      "M()(torch.rand(()))\n", "type"),
     ("a = F.triplet_margin_with_distance_loss(10, -1, (3,))\n", "runtime"),  # AttributeError in PyTorch's Python
     ("x = torch.ones(2, 3)\nprint(x.nan_to_num((2, 1)))\n", "type"),
+    ("import torch.nn as nn\na = torch.ones(1, 4)\nloss = nn.TripletMarginWithDistanceLoss(distance_function=print)\n"
+     "print(loss(a, a, a))\n", "type"),
+    ("print(torch.arange(12.0).unsafe_chunk(3, 4))\n", "index"),
 ]
 
 

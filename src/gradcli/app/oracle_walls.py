@@ -1011,6 +1011,10 @@ class Walls:
             if d is not None and name in d:
                 return None, None
         g = self.surface.pair(subject, mro, is_type)
+        if not is_type and getattr(g, "_gradcli_user_attrs", False) and not name.startswith("_"):
+            d = _instance_dict(obj)  # an attribute the file set on a tensor (the write above allowed it)
+            if d is not None and name in d and not hasattr(type(obj), name):
+                return None, None
         if name[:1] == "_" and not is_type and getattr(g, "_gradcli_private", None) is not None \
                 and _documented_private(name):
             return None, g  # t._version, t._base, t._is_view(), grad_fn._saved_*: PyTorch's own answer
@@ -1081,6 +1085,11 @@ class Walls:
         if user and not name.startswith("__"):
             return obj
         g = self.surface.pair(subject, mro, is_type)
+        if not is_type and getattr(g, "_gradcli_user_attrs", False) and not name.startswith("_") \
+                and name not in self.surface.public(g, obj) and not hasattr(type(obj), name):
+            # a new plain attribute of a tensor (``x.label = 'x'``), as gradcli takes it; never one that would
+            # shadow anything torch.Tensor has, so PyTorch's own code cannot meet a value of the file's there
+            return obj
         settable = getattr(g, "_gradcli_settable", None) if g is not None else None
         if isinstance(settable, (frozenset, set)) and (name in settable or ("*" in settable and not name.startswith("_"))):
             return obj

@@ -299,7 +299,7 @@ def _const(values) -> Tensor:
 def _reg(name: str, fn: Any, nodes: tuple, sample, torch_name: bool = False) -> None:
     # a wrong value fails inside the composite with Python's error, as in PyTorch's functional.py (its Python
     # composites: F.triplet_margin_with_distance_loss(10, -1, (3,)) is AttributeError 'ndim' there too)
-    fn = python_errors(fn)
+    fn = globals()[name] = python_errors(fn)  # (nn/loss.py's modules call the module's function too)
     register(name, fn, "nn", torch=(name,) if torch_name else (), F=(name,), methods=(), nodes=nodes,
              formula="composite of recorded ops", sample=sample)
 

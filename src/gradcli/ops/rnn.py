@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import ArgumentTypeError, error_class, python_errors
 from ._core import Node, Tensor, dt, mode, saved
 from .registry import register
-from .shape import SplitBackward0
+from .shape import SplitBackward0, _wrap
 
 __all__ = ["unsafe_split", "unsafe_chunk", "rnn_tanh_cell", "rnn_relu_cell", "lstm_cell", "gru_cell"]
 
@@ -93,7 +93,9 @@ def unsafe_chunk(input: Tensor, chunks: int, dim: int = 0) -> tuple:
     if chunks <= 0:
         raise _runtime(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
     nd = input._data.ndim
-    d = dim + nd if dim < 0 else dim
+    if nd == 0:
+        raise _runtime("chunk expects at least a 1-dimensional tensor")
+    d = _wrap(dim, nd)  # (PyTorch's dimension check: IndexError, kind index)
     n = input._data.shape[d]
     size = -(-n // chunks) if n else 1
     return unsafe_split(input, size, d)
