@@ -1789,6 +1789,24 @@ def _storage(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
 TEMPLATE_NAMES = sorted(TEMPLATES)
 
 #: in-place registry ops, written as statements by inplace_statement (not expressions)
+#: registry ops the generator does not draw yet, each with its reason: a new op must get a template or a line
+#: here (test_generated.py::test_every_registry_op_has_a_call_template).  Added 2026-12-02 with the losses,
+#: resize and unflatten of the real-code batch; each has conformance cases recorded from PyTorch 2.13
+#: (tests/conformance/nn_losses, ops/resize_deprecated, nn_modules/unflatten) until a template is written.
+UNGENERATED: dict[str, str] = {
+    **{op: "a loss of the 2026-12-02 real-code batch: recorded cases only, no template yet" for op in (
+        "cosine_embedding_loss", "gaussian_nll_loss", "hinge_embedding_loss", "margin_ranking_loss",
+        "multilabel_soft_margin_loss", "poisson_nll_loss", "triplet_margin_loss", "cosine_similarity",
+        "pairwise_distance")},
+    "multi_margin_loss": "needs integer class targets: recorded cases only, no template yet",
+    "multilabel_margin_loss": "needs -1-terminated integer label rows: recorded cases only, no template yet",
+    "ctc_loss": "needs log_softmax inputs, integer targets and lengths: recorded cases only, no template yet",
+    "triplet_margin_with_distance_loss": "takes a distance callable: recorded cases only, no template yet",
+    "resize": "deprecated, warns at every call: recorded case ops/resize_deprecated only",
+    "resize_as": "deprecated, warns at every call: recorded case ops/resize_deprecated only",
+    "unflatten": "a view op of the real-code batch: recorded case nn_modules/unflatten only, no template yet",
+}
+
 INPLACE_STATEMENTS = frozenset({
     "add_", "sub_", "mul_", "div_", "pow_", "clamp_", "zero_", "fill_", "copy_", "setitem", "masked_fill_",
     "neg_", "abs_", "exp_", "log_", "sqrt_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "reciprocal_",
