@@ -445,7 +445,7 @@ class Linter:
                     f"`{m}.eval()` (line {at}) switches layers such as Dropout and BatchNorm to their evaluation "
                     f"behaviour; it does not turn gradient recording off: this call still records a graph, so "
                     f"`{out}` has a grad_fn and keeps the activations for a backward.",
-                    f"For inference, also run it under `with torch.no_grad():` (or torch.inference_mode()).",
+                    "For inference, also run it under `with torch.no_grad():` (or torch.inference_mode()).",
                     {"tensor": out, "eval_line": at}, related=[self.rel("eval", at, None, f"{m}.eval()")])
 
     def steps_without_zero_grad(self, tree: ast.AST) -> None:
