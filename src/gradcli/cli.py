@@ -469,6 +469,12 @@ def graph_command(
     show_saved: Annotated[
         bool, typer.Option("--show-saved", help="Show each node's saved tensors and whether they were freed.")
     ] = False,
+    values: Annotated[
+        bool, typer.Option("--values", help="Label each node with its output's dtype, shape and value (the "
+                                            "values when at most 6 elements, else min/max/mean), and the "
+                                            "gradient that flowed into it in the last backward that ran it "
+                                            "(a leaf: its .grad). Without a backward only values are shown.")
+    ] = False,
     output: Annotated[
         Optional[str],
         typer.Option("--output", "-o", metavar="PATH", show_default=False,
@@ -529,8 +535,12 @@ def graph_command(
         from .app.graph import build_graph, write_graph
         from .app.run import execute, exit_status
 
+        if values:
+            import dataclasses
+
+            options = dataclasses.replace(options, values=True)
         result = execute(file, options, argv=invocation("graph", file))
-        graph = build_graph(result, roots=roots, hide=hidden)
+        graph = build_graph(result, roots=roots, hide=hidden, values=values)
         from .app.render.console import make_console
 
         if result.error is not None:  # the file's own failure first; then the graph it built, if any

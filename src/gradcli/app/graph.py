@@ -50,7 +50,7 @@ __all__ = [
     "render_with_dot",
 ]
 
-SCHEMA = "gradcli.graph/1"
+SCHEMA = "gradcli.graph/2"
 
 #: grad_fn names of PyTorch's view operations (``--hide views``)
 _VIEW_RE = re.compile(
@@ -91,6 +91,15 @@ class GraphNode:
     next: list[tuple[Optional[int], int]] = field(default_factory=list)
     shape: Optional[list[int]] = None
     module: Optional[str] = None  # the innermost nn.Module call that made it (``model.fc1``), SPEC §2b
+    # --values (autograd/values.py summaries): the output's value when it was made (a leaf: its value at the end)
+    value: Optional[dict] = None
+    # --values: the gradient of the root w.r.t. this node's output in the last backward pass that ran the node
+    # (a leaf: its .grad at the end); None when no pass ran it or no gradient arrived
+    grad: Optional[dict] = None
+    # --values: which output value/grad describe (nodes with several outputs: the first one recorded)
+    output: int = 0
+    # --values: how many backward passes ran the node (0: none), and whether a gradient arrived in the last
+    passes: int = 0
 
 
 @dataclass
@@ -102,6 +111,7 @@ class Graph:
     nodes: list[GraphNode] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     error: Any = None  # the file's own error (an ErrorRecord): the graph is then what it built before it stopped
+    values: bool = False  # --values: nodes carry value and grad
 
     def node(self, node_id: int) -> GraphNode:
         return self._index[node_id]
@@ -230,8 +240,46 @@ def _module_labels(result: Any, nodes: list) -> dict[int, str]:
 MAX_GRAPH_NODES = 10_000
 
 
-def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[str] = frozenset()) -> Graph:
+def _fill_values(graph: Graph, order: list, log: Any) -> None:
+    """--values: each node's value and gradient (autograd/values.py's ValueLog of the run), and the notes
+    that say what is missing."""
+    from ..autograd.values import tensor_summary
+
+    missing = 0
+    for fn, n in zip(order, graph.nodes):
+        if n.kind == "accumulate":
+            var = getattr(fn, "variable", None)
+            if var is not None:
+                n.value = tensor_summary(var)
+                n.grad = tensor_summary(var._grad) if var._grad is not None else None
+            got = log.grads_of(fn) if log is not None else None
+            n.passes = got[2] if got is not None else 0
+            continue
+        values = log.value_of(fn) if log is not None else {}
+        got = log.grads_of(fn) if log is not None else None
+        nr = 0 if 0 in values or not values else min(values)
+        n.output = nr
+        n.value = values.get(nr)
+        if got is not None:
+            grads, _, n.passes = got
+            n.grad = grads[nr] if nr < len(grads) else None
+            if n.value is None and n.grad is not None:  # not recorded at creation: its shape from the grad
+                n.value = {"dtype": n.grad["dtype"], "shape": n.grad["shape"]}
+        if n.value is None:
+            missing += 1
+    if log is None or not log.passes:
+        graph.notes.append("--values: no backward ran, so the nodes show their values only (a gradient needs "
+                           "a backward: the file's own, or --backward NAME)")
+    if missing:
+        graph.notes.append(f"--values: {missing} node(s) show no value: their result was made where gradcli "
+                           "does not record one")
+
+
+def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[str] = frozenset(),
+                values: bool = False) -> Graph:
     """Walk the graph of ``result`` (a RunResult) from its roots; see the module doc.
+
+    ``values``: label nodes with their values and gradients (the run must have had RunOptions.values).
 
     Raises UsageProblem when a ``--root`` name is not a tensor of the file.
     """
@@ -314,6 +362,9 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
     graph.roots = [numbering[id(fn)] for fn in start if id(fn) in numbering]
     graph.roots = list(dict.fromkeys(graph.roots))
     graph._reindex()
+    if values and graph.nodes:
+        _fill_values(graph, order, (getattr(result, "logs", None) or {}).get("values"))
+    graph.values = values
     if hide:
         _splice(graph, hide)
     return graph
@@ -378,8 +429,10 @@ def _splice(graph: Graph, hide: frozenset[str]) -> None:
 
 
 def graph_document(graph: Graph) -> dict:
-    """The ``gradcli.graph/1`` JSON object (SPEC §5); ``error``: the file's own error (null when it ran),
-    the graph then being what the file had built when it stopped."""
+    """The ``gradcli.graph/2`` JSON object (SPEC §5); ``error``: the file's own error (null when it ran),
+    the graph then being what the file had built when it stopped.  With ``--values`` each node also has
+    ``value`` and ``grad`` (:func:`gradcli.autograd.values.summary` objects or null) and ``passes``; version 2
+    added them (version 1 had no such fields, the rest is unchanged)."""
     from .records import error_record
 
     err = getattr(graph, "error", None)
@@ -396,6 +449,8 @@ def graph_document(graph: Graph) -> dict:
                 **({"module": n.module} if n.module is not None else {}),
                 "saved": [{"name": s.name, "shape": s.shape, "freed": s.freed} for s in n.saved],
                 "next": [[c, i] for c, i in n.next],
+                **({"value": n.value, "grad": n.grad, "passes": n.passes,
+                    **({"output": n.output} if n.output else {})} if graph.values else {}),
             }
             for n in graph.nodes
         ],

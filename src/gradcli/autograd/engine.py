@@ -81,6 +81,11 @@ _warned_create_graph = [False]
 trace_sink: Optional[list] = None
 
 
+#: ``fn(node, grads)`` called where PyTorch calls a node's Node.register_prehook hooks (before it runs), or
+#: None (off: ``graph --values`` only, autograd/values.py)
+arrival_sink = None
+
+
 #: every backward()/grad() call that got past its argument checks, oldest first (bounded), for the
 #: explainers (app/why.py): dicts {"kind": "backward"|"grad", "loc", "roots": [weakref(node)],
 #: "inputs": [weakref(tensor)] | None, "retain_graph", "gradient": bool}
@@ -578,6 +583,9 @@ def _execute(roots: list, root_grads: list, *, retain_graph: bool, create_graph:
                 # Node.register_prehook: after tensor hooks and retain_grad, as PyTorch orders them, and only
                 # for a node that runs (not one autograd.grad only captures)
                 grads = _call_node_pre_hooks(node, grads)
+            if arrival_sink is not None and (targets is None or accumulate and node in targets
+                                             or any(nx is not None and nx in needed for nx, _ in nexts)):
+                arrival_sink(node, grads)  # what a Node.register_prehook hook sees, before the node runs
             if (grads[0] is None if node.num_outputs == 1 else all(g is None for g in grads)) \
                     and not getattr(node, "_call_with_undefined", False):
                 # no gradient arrived (a custom Function's backward still runs: PyTorch materializes zeros)

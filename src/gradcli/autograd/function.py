@@ -454,6 +454,8 @@ def _wrap_outputs(node: BackwardCFunction, args: tuple, outputs: Any, is_exec: b
             out._grad_fn = node
             out._output_nr = i
             out._requires_grad = True
+            if graph.value_sink is not None:
+                graph.value_sink(out, node)
             if out._base is not None:
                 # PyTorch's CreationMeta::IN_CUSTOM_FUNCTION: the view keeps the Function's node (set now, so
                 # an in-place change made inside forward does not count) and may not be modified in place

@@ -58,6 +58,10 @@ source_position = Position()
 #: explainers (app/related.py) to name the line that changed a saved tensor.  Bounded; cleared by engine.reset().
 inplace_log: "collections.deque" = collections.deque(maxlen=4096)
 
+#: ``fn(result, node)`` for each result a custom Function gives a grad_fn, or None (``graph --values`` only:
+#: autograd/values.py; the ops' results are reported by ops/_core.value_sink)
+value_sink = None
+
 
 class RemovableHandle:
     """Returned by register_hook; ``remove()`` unregisters the hook (torch.utils.hooks.RemovableHandle)."""

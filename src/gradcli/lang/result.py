@@ -39,6 +39,9 @@ class RunOptions:
     max_steps: Optional[int] = None
     timeout: Optional[float] = None
     trace: bool = False
+    # graph --values: record each result's value summary and the gradient each node received
+    # (autograd/values.py; RunResult.logs["values"])
+    values: bool = False
     # more limits (None = default of lang.limits): --max-call-depth, --max-output, --max-source, --max-depth
     max_call_depth: Optional[int] = None
     max_output: Optional[int] = None

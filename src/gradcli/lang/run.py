@@ -374,6 +374,8 @@ class _Runner:
                 engine = importlib.import_module("gradcli.autograd.engine")
                 if options.trace:
                     engine.trace_sink = self.trace_events = _TraceEvents(MAX_TRACE)
+                elif options.values:
+                    self.value_log = _install_value_log(engine)
                 try:
                     self.bind_sets()
                     self.run_body(body)
@@ -387,6 +389,9 @@ class _Runner:
             set_warning_sink(old_sink)
             _restore_recursion(old_recursion)
             result.logs = _engine_logs()  # for the explainers (app/why.py), before the reset clears them
+            if getattr(self, "value_log", None) is not None:
+                result.logs["values"] = self.value_log
+                _remove_value_log()
             state.restore()
             result.stdout = _OBJ_ADDR.sub(">", interp.out.getvalue())
             result.warnings = self.warnings
@@ -736,6 +741,29 @@ def run_on_worker(runner: "_Runner", result: RunResult) -> None:
 
 def _valid_set_name(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("__")
+
+
+def _install_value_log(engine):
+    """graph --values: one ValueLog as the ops' value sink and the engine's trace sink (autograd/values.py)."""
+    from ..autograd import graph as _graph
+    from ..autograd.values import ValueLog
+    from ..ops import _core
+
+    log = ValueLog()
+    _core.value_sink = _graph.value_sink = log.on_record
+    engine.trace_sink = log
+    engine.arrival_sink = log.arrived
+    return log
+
+
+def _remove_value_log() -> None:
+    from ..autograd import engine, graph as _graph
+    from ..autograd.values import ValueLog
+    from ..ops import _core
+
+    _core.value_sink = _graph.value_sink = engine.arrival_sink = None
+    if isinstance(engine.trace_sink, ValueLog):
+        engine.trace_sink = None
 
 
 def _engine_logs() -> dict:

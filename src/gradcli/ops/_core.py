@@ -142,8 +142,14 @@ def _record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple, wrapped_
     node._needs = tuple(needs)
     out._grad_fn = node
     out._requires_grad = True
+    if value_sink is not None:
+        value_sink(out, node)
     return out, node
 
+
+#: ``fn(result, node)`` called for each result given a grad_fn here, or None (off: ``graph --values`` only,
+#: autograd/values.py)
+value_sink = None
 
 _NO_EDGE = (None, 0)
 
@@ -170,6 +176,8 @@ def record_with_number(node_cls, data: np.ndarray, dtype: dt.dtype, t: Tensor):
     node._needs = _NEEDS_FIRST
     out._grad_fn = node
     out._requires_grad = True
+    if value_sink is not None:
+        value_sink(out, node)
     return out, node
 
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from ..errors import ArgumentTypeError, error_class, warn_once
 from ..errors import python_errors
+from . import _core
 from ._core import Node, Tensor, check_numel, dt, mode, record, saved
 from .registry import register
 
@@ -266,6 +267,8 @@ def _wrap_results(arrays: list, dtype: dt.dtype, inputs: tuple, params: _ConvPar
             t._grad_fn = node
             t._output_nr = i
             t._requires_grad = True
+            if _core.value_sink is not None:
+                _core.value_sink(t, node)
         outs[i] = t
     return outs
 

@@ -44,6 +44,7 @@ from ..autograd.fma import fma32 as _fma32
 
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
 from ..errors import python_errors
+from . import _core
 from ._core import Node, Tensor, check_numel, mode, record, saved
 from . import batch_norm_order, norm_order
 from .registry import register
@@ -229,6 +230,8 @@ def _double_backward_outputs(node_cls, out: tuple, inputs: tuple) -> tuple:
         t._grad_fn = node
         t._output_nr = i
         t._requires_grad = True
+        if _core.value_sink is not None:
+            _core.value_sink(t, node)
     return tuple(res)
 
 

@@ -18,6 +18,7 @@ import numpy as np
 from ..autograd import limits as _limits
 from ..autograd import forward_ad as _fwad
 from ..errors import ArgumentIndexError, ArgumentTypeError, error_class
+from . import _core
 from ._core import Node, Tensor, check_numel, dt, mode, record, saved
 from .reduction import normalize_dims, sum_to_size
 from .registry import REGISTRY, register
@@ -993,6 +994,8 @@ def _multi_view(input, pieces_keys, node_cls, d, sizes=None):
             o._grad_fn = node
             o._output_nr = i
             o._requires_grad = True
+            if _core.value_sink is not None:
+                _core.value_sink(o, node)
         outs.append(o)
     if _fwad.state.level is not None:
         _fwad.on_multi_view(outs, input, pieces_keys)

@@ -13,7 +13,8 @@ from typing import Any, Optional
 
 from rich.text import Text
 
-__all__ = ["to_tree_rich", "to_tree_text", "to_dot", "to_mermaid", "node_caption", "saved_caption"]
+__all__ = ["to_tree_rich", "to_tree_text", "to_dot", "to_mermaid", "node_caption", "saved_caption",
+           "value_lines", "format_summary"]
 
 
 def _shape(shape: Optional[list[int]]) -> str:
@@ -35,6 +36,53 @@ def node_caption(node: Any) -> str:
     if node.line is not None and node.kind != "accumulate":
         parts.append(f"line {node.line}")
     return ", ".join(parts)
+
+
+def _fmt_num(v: Any) -> str:
+    if isinstance(v, str):  # "nan", "inf", "-inf"
+        return v
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    return f"{v:.4g}"
+
+
+def format_summary(s: Optional[dict], *, with_type: bool = True) -> str:
+    """'float32 [2] = [3, 4]' / 'float32 [100] min -2.1, max 2.3, mean 0.01' (autograd/values.py's summary);
+    ``with_type``: lead with dtype and shape."""
+    if s is None:
+        return "None"
+    head = f"{s['dtype']} {_shape(s['shape'])}" if with_type else ""
+    if "data" in s:
+        body = "[" + ", ".join(_fmt_num(v) for v in s["data"]) + "]" if s["shape"] else _fmt_num(s["data"][0])
+        return f"{head} = {body}" if head else body
+    if "min" in s:
+        body = f"min {_fmt_num(s['min'])}, max {_fmt_num(s['max'])}, mean {_fmt_num(s['mean'])}"
+        return f"{head} {body}" if head else body
+    return head or "(no summary)"
+
+
+def value_lines(node: Any) -> list[str]:
+    """--values: the node's value and gradient lines, e.g. ['value float32 [2] = [3, 4]', 'grad [1, 1]'];
+    a leaf's reads '.grad ...'; [] when the graph was built without --values."""
+    lines = []
+    if node.value is not None:
+        lines.append("value " + format_summary(node.value))
+    else:
+        lines.append("value not recorded")
+    if node.kind == "accumulate":
+        lines.append(".grad " + (format_summary(node.grad, with_type=False) if node.grad is not None else "None"))
+    elif node.grad is not None:
+        lines.append("grad " + format_summary(node.grad, with_type=False))
+    elif node.passes:
+        lines.append("grad None (no gradient arrived)")
+    else:
+        lines.append("grad - (no backward ran this node)")
+    if node.passes > 1:
+        lines[-1] += f" (after {node.passes} passes)" if node.kind == "accumulate" else \
+            f" (last of {node.passes} passes)"
+    return lines
 
 
 def saved_caption(node: Any) -> str:
@@ -110,6 +158,8 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
             if cap:
                 label_lines.append(cap)
             fill = "#d9ead3" if n.id in roots else ("#f3f3f3" if n.kind == "view" else "white")
+        if getattr(graph, "values", False):
+            label_lines.extend(value_lines(n))
         if show_saved:
             sc = saved_caption(n)
             if sc:
@@ -136,6 +186,8 @@ def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
         cap = node_caption(n)
         if cap:
             parts.append(cap)
+        if getattr(graph, "values", False):
+            parts.extend(value_lines(n))
         if show_saved:
             sc = saved_caption(n)
             if sc:

@@ -71,6 +71,7 @@ class Row:
     repeat: bool = False
     chain: list = field(default_factory=list)
     saved: str = ""
+    values: list = field(default_factory=list)  # --values: value and grad lines
 
 
 def _kids(node: Any) -> list[int]:
@@ -79,7 +80,9 @@ def _kids(node: Any) -> list[int]:
 
 def tree_rows(graph: Any, *, fold: bool = False, show_saved: bool = False) -> list[list[Row]]:
     """The rows of each root's tree, in print order; ``fold``: straight chains as one row."""
-    from .graphfmt import saved_caption
+    from .graphfmt import saved_caption, value_lines
+
+    with_values = bool(getattr(graph, "values", False))
 
     blocks: list[list[Row]] = []
     expanded: set[int] = set()
@@ -94,7 +97,8 @@ def tree_rows(graph: Any, *, fold: bool = False, show_saved: bool = False) -> li
                 continue
             expanded.add(nid)
             kids = _kids(node)
-            row = Row(depth, prefix, child_prefix, node, saved=saved_caption(node) if show_saved else "")
+            row = Row(depth, prefix, child_prefix, node, saved=saved_caption(node) if show_saved else "",
+                      values=value_lines(node) if with_values else [])
             rows.append(row)
             if fold and len(kids) == 1:
                 chain = []
@@ -202,6 +206,12 @@ def render_tree(graph: Any, *, show_saved: bool = False, width: Optional[int] = 
                 for text, style in line:
                     out.append(text, style=style)
                 out.append("\n")
+            for extra in row.values:
+                for line in _wrap([(extra, "green")], room):
+                    out.append(cont, style="dim")
+                    for text, style in line:
+                        out.append(text, style=style)
+                    out.append("\n")
             if row.saved:
                 for i, line in enumerate(_wrap([(row.saved, "yellow")], room)):
                     out.append(cont, style="dim")
