@@ -1,0 +1,13 @@
+# source: https://www.zhenglinblog.top/2026/03/22/ai_infra/torch/pytorch_clamp ("PyTorch Clamp And The Gradient": the REPL example -> script, its displayed values -> print)
+import torch
+a = torch.tensor([1, 2, 3, 4], requires_grad=True, dtype=torch.float32)
+print(a)
+b = torch.tensor([1, 2, 1, 2], requires_grad=True, dtype=torch.float32)
+print(b)
+c = torch.clamp(a * b, 1, 5)
+print(c)
+d = c.sum()
+print(d)
+d.backward()
+print(b.grad)
+print(a.grad)
