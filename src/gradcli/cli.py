@@ -337,7 +337,9 @@ def run_command(
     detect_anomaly: Annotated[
         bool, typer.Option("--detect-anomaly", help="Anomaly mode for the whole run (as "
                                                     "torch.autograd.set_detect_anomaly(True)): the first backward "
-                                                    "node that returns NaN fails, naming the line that created it.")
+                                                    "node that returns NaN fails, naming the line that created it; "
+                                                    "gradcli also names the first forward op that made a NaN and "
+                                                    "an inf.")
     ] = False,
     json_max_elements: Annotated[
         int,

@@ -401,7 +401,10 @@ def test_nan_and_inf_in_gradients_are_flagged_in_the_table(runner):
     src = NAN + "w = torch.tensor([1.0, 2.0], requires_grad=True)\nv = (w / 0).sum()\nv.backward()\nz.backward()\n"
     r = runner.invoke(app, ["run", "-"], input=src, env={"COLUMNS": "120", "NO_COLOR": "1"})
     assert r.exit_code == 0, r.stdout
-    rows = {line.split()[0]: line for line in r.stdout.splitlines() if line.split()[:1] in (["x"], ["w"], ["y"])}
+    rows: dict = {}
+    for line in r.stdout.splitlines():  # the values table's rows (the why table after it has rows per name too)
+        if line.split()[:1] in (["x"], ["w"], ["y"]) and "[" in line:
+            rows.setdefault(line.split()[0], line)
     assert "[nan!]" in rows["x"] and "[inf!]" in rows["w"]
     assert "!]" not in rows.get("y", "")
 
@@ -439,3 +442,51 @@ def test_endless_input_is_read_only_up_to_the_size_limit(tmp_path):
         endless.kill()
         endless.wait()
     assert p.returncode == 1 and b'"kind": "limit"' in p.stdout
+
+
+# --- anomaly mode's forward origin and NaN-gradient notes, on real snippets (issue 23, must-have 5) ------
+_REAL = Path(__file__).resolve().parents[1] / "conformance" / "real_snippets"
+
+
+@pytest.mark.parametrize("snippet, line, op", [
+    ("gh_issues__issue_108618_where_log2_nan", 8, "log2"),      # log2(0) = -inf in the unselected branch
+    ("gh_issues__issue_68425_where_exp_overflow", 4, "exp"),    # exp(100) overflows float32
+    ("gh_issues__issue_18287_where_cos_inf", 6, "cos"),         # cos(inf) = NaN
+])
+def test_detect_anomaly_shows_the_forward_origin(runner, run_schema, snippet, line, op):
+    import json
+
+    path = str(_REAL / f"{snippet}.py")
+    r = runner.invoke(app, ["run", path, "--detect-anomaly", "--json"])
+    doc = json.loads(r.stdout)
+    run_schema.validate(doc)
+    assert [(o["line"], o["op"]) for o in doc["forward_nonfinite"]][:1] == [(line, op)]
+    human = runner.invoke(app, ["run", path, "--detect-anomaly"])
+    text = " ".join(human.stdout.split())
+    if "returned nan values" in text:  # the backward failed: the error panel names the origin, with its line
+        first = f"first {'inf' if doc['forward_nonfinite'][0]['kind'] == 'inf' else 'NaN'}"
+        assert first in text and f"{line} | " in text.split(first, 1)[1][:400]
+    else:
+        assert "forward origin of NaN/inf (anomaly mode)" in text and f"line {line}" in text
+    assert f"{op} (" in text
+    plain = runner.invoke(app, ["run", path, "--json"])
+    assert "forward_nonfinite" not in json.loads(plain.stdout)
+
+
+@pytest.mark.parametrize("snippet, name", [
+    ("gh_issues__issue_108618_where_log2_nan", "x1"),
+    ("gh_issues__issue_68425_where_exp_overflow", "a"),
+    ("qa_semantics__forum_mse_sqrt_nan_94875", "x"),
+])
+def test_nan_gradient_note_in_run_and_why(runner, run_schema, snippet, name):
+    import json
+
+    path = str(_REAL / f"{snippet}.py")
+    doc = json.loads(runner.invoke(app, ["run", path, "--json"]).stdout)
+    run_schema.validate(doc)
+    why = next(t for t in doc["tensors"] if t["name"] == name)["why"]
+    assert why["kind"] == "nonfinite_gradient" and why["grad"] == "NaN" and why["line"] is not None
+    human = runner.invoke(app, ["run", path])
+    assert "why no gradient, or a NaN/inf one" in human.stdout and "nonfinite_gradient" in human.stdout
+    panel = runner.invoke(app, ["why", path, name])
+    assert panel.exit_code == 0 and f"why does {name}.grad hold NaN?" in panel.stdout

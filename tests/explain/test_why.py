@@ -362,6 +362,34 @@ CASES = [
         y = x * 2
         y.backward(gradient=torch.zeros(2))
         """), "x", 3, ("gradient passed to the backward at line 3", "is all zeros"), grad="zeros"),
+    # .grad holds NaN or inf (issue 23, must-have 5): the first backward node that made one, and why
+    Case("nonfinite_sqrt_at_zero", "nonfinite_gradient", src("""
+        x = torch.tensor([0.0, 1.0, 4.0], requires_grad=True)
+        y = torch.sqrt(x)
+        z = (y * 0).sum()
+        z.backward()
+        """), "x", 2, ("SqrtBackward0", "its input was 0", "0 × inf is NaN"), (("made NaN", 2),), grad="NaN"),
+    Case("nonfinite_masked_where", "nonfinite_gradient", src("""
+        x = torch.tensor([0.0, 2.0, 3.0], requires_grad=True)
+        safe = x > 2
+        y = torch.where(safe, torch.log2(x), 2 * x)
+        y.sum().backward()
+        """), "x", 3, ("Log2Backward0", "its input was 0", "torch.where at line 3", "unselected branch"),
+         (("made NaN", 3), ("masked", 3)), grad="NaN"),
+    Case("nonfinite_divide_by_zero", "nonfinite_gradient", src("""
+        x = torch.tensor([1.0, 2.0], requires_grad=True)
+        y = torch.tensor([0.0, 1.0], requires_grad=True)
+        q = x / y
+        q.sum().backward()
+        """), "x", 3, ("DivBackward0", "the divisor was 0"), (("made inf", 3),), grad="inf"),
+    Case("nonfinite_forward_values", "nonfinite_gradient", src("""
+        x = torch.tensor([1.0, 0.0, 2.0], requires_grad=True)
+        b = torch.log(x * 2)
+        c = b - b
+        d = c.exp().sum()
+        d.backward()
+        """), "x", 4, ("ExpBackward0", "not finite already", "first inf", "log", "line 2"),
+         (("made NaN", 4), ("first inf", 2)), grad="NaN"),
 ]
 
 
@@ -392,6 +420,8 @@ def test_pytorch_shows_the_explained_state(case: Case):
     t = torch_tensor(doc, case.name)
     if case.grad == "None":
         assert t["grad"] is None
+    elif case.grad in ("NaN", "inf"):
+        assert t["grad"] is not None and _holds(t["grad"], case.grad.lower())
     else:
         assert t["grad"] is not None and all_zero(t["grad"])
     for flag, value in case.torch_flags.items():
@@ -400,6 +430,70 @@ def test_pytorch_shows_the_explained_state(case: Case):
     assert (result.error is None) == (doc["error"] is None)
     if doc["error"] is not None:
         assert (result.error.kind, result.error.line) == (doc["error"]["kind"], doc["error"]["line"])
+
+
+def _holds(values: Any, what: str) -> bool:
+    """A gradcli.run/1 value list holds ``"nan"`` (or ``"inf"`` / ``"-inf"``)."""
+    stack = [values]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, str) and v.lstrip("-") == what:
+            return True
+    return False
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("case", [c for c in CASES if c.grad == "NaN"], ids=lambda c: c.id)
+def test_nan_note_names_the_node_pytorch_anomaly_mode_stops_at(case: Case):
+    """The node a NaN note blames is the one PyTorch's anomaly mode raises at ("Function 'X' returned nan
+    values"): the same file with set_detect_anomaly(True) put on its first line (the lines stay)."""
+    anomalous = "torch.autograd.set_detect_anomaly(True); " + case.source
+    doc = torch_doc(anomalous)
+    assert doc["error"] is not None and "returned nan values" in doc["error"]["message"], doc["error"]
+    node = doc["error"]["message"].split("'")[1]
+    result = gradcli_run(case.source)
+    note = explain_name(result, case.name, result.options)
+    assert f"came from {node} " in note.message, (node, note.message)
+    mine = gradcli_run(anomalous)
+    assert mine.error is not None and f"Function '{node}' returned nan values" in mine.error.message
+
+
+#: real snippets (tests/conformance/real_snippets, recorded from PyTorch 2.13) whose .grad holds NaN
+NAN_SNIPPETS = {
+    "gh_issues__issue_108618_where_log2_nan": ("x1", ("Log2Backward0", "its input was 0", "torch.where at line 8")),
+    "gh_issues__issue_68425_where_exp_overflow": ("a", ("ExpBackward0", "overflowed to inf", "torch.where at line 4")),
+    "qa_semantics__forum_mse_sqrt_nan_94875": ("x", ("SqrtBackward0", "its input was 0", "MseLossBackward0")),
+}
+
+
+@pytest.mark.torch
+@pytest.mark.parametrize("snippet", sorted(NAN_SNIPPETS))
+def test_nan_note_on_real_snippets(snippet):
+    """On real code: the note's facts, PyTorch's .grad really holds NaN, and the node PyTorch's anomaly mode
+    stops at ("Function 'X' returned nan values") is the one the note says made the NaN."""
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "conformance" / "real_snippets" / f"{snippet}.py"
+    source = path.read_text()
+    name, facts = NAN_SNIPPETS[snippet]
+    result = gradcli_run(source)
+    note = explain_name(result, name, result.options)
+    assert note is not None and note.kind == "nonfinite_gradient" and note.grad == "NaN"
+    for fact in facts:
+        assert fact in note.message, (fact, note.message)
+    doc = torch_doc(source)
+    assert _holds(torch_tensor(doc, name)["grad"], "nan")
+    lines = source.splitlines()
+    first = next(i for i, ln in enumerate(lines) if ln.strip() and not ln.startswith("#"))
+    assert lines[first] == "import torch"  # anomaly mode on from the first line, the lines unchanged
+    lines[first] += "; torch.autograd.set_detect_anomaly(True)"
+    anomalous = "\n".join(lines) + "\n"
+    adoc = torch_doc(anomalous)
+    assert adoc["error"] is not None and "returned nan values" in adoc["error"]["message"], adoc["error"]
+    node = adoc["error"]["message"].split("'")[1]
+    assert f"{node} at line" in note.message, (node, note.message)
 
 
 def test_no_note_for_a_real_gradient():

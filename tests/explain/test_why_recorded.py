@@ -41,6 +41,20 @@ def _all_zero(v) -> bool:
     return _zeros_only(v) and _has_element(v)
 
 
+def _nonfinite(v) -> str | None:
+    """"NaN" when PyTorch's recorded values hold a NaN, "inf" when they hold an inf and no NaN, else None."""
+    flat, stack = [], [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(x)
+        else:
+            flat.append(x)
+    if "nan" in flat:
+        return "NaN"
+    return "inf" if "inf" in flat or "-inf" in flat else None
+
+
 def _zeros_only(v) -> bool:
     return all(_zeros_only(x) for x in v) if isinstance(v, list) else v == 0
 
@@ -79,8 +93,13 @@ def test_notes_agree_with_pytorch(src):
         if isinstance(g, dict):  # a summarised (truncated) tensor: no values to judge by
             continue
         note = notes.get(t["name"])
-        assert (note is not None) == (g is None or _all_zero(g)), (t["name"], g, note and note.message)
+        bad = None if g is None else _nonfinite(g)
+        assert (note is not None) == (g is None or _all_zero(g) or bad is not None), \
+            (t["name"], g, note and note.message)
         if note is None:
+            continue
+        if bad is not None:  # a NaN/inf note says which, as PyTorch's gradient holds it
+            assert note.kind == "nonfinite_gradient" and note.grad == bad, (t["name"], note.grad, g)
             continue
         assert (note.grad == "zeros") == (g is not None), t["name"]
         if note.kind == "non_leaf":

@@ -134,7 +134,20 @@ def run_document(result: Any, max_elements: int = DEFAULT_JSON_MAX_ELEMENTS) -> 
         "inputs": [{"name": i["name"], "source": i["source"], "value": i["text"]}
                    for i in getattr(result, "inputs", None) or ()],
         "backward": backward_record(getattr(result, "backward", None)),
+        **_nonfinite(result),
     }
+
+
+def _nonfinite(result: Any) -> dict:
+    """``forward_nonfinite``, present when anomaly mode was on during the run: the first forward op that made a
+    NaN and an inf (autograd/anomaly.py), each ``{kind, line, col, op, node, inputs, output, count, numel,
+    inputs_had, text}``."""
+    origins = getattr(result, "forward_nonfinite", None)
+    if origins is None:
+        return {}
+    from ..autograd.anomaly import origin_text
+
+    return {"forward_nonfinite": [{**o, "text": origin_text(o)} for o in origins]}
 
 
 def error_record(err: Any) -> dict:

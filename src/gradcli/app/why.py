@@ -30,12 +30,16 @@ grad_zeroed        .grad was zeroed in place (``x.grad.zero_()``) after the back
 grad_assigned      the file assigned .grad a tensor of zeros
 zero_gradient      the backward delivered zeros: a node passed no gradient on (relu of
                    negatives, sign/round/floor, ...), gradients cancelled, or gradient= was 0
+nonfinite_gradient .grad holds NaN or inf: the first backward node that made one from finite
+                   gradients, and why (sqrt/log at 0, x / 0, a masked ``torch.where`` whose
+                   unselected branch is inf or NaN, forward values that already were)
 ================== =====================================================================
 
 The explanations come from facts the engine records cheaply (``Tensor._origin`` /
 ``_nograd``, ``Node._loc``, the backward and in-place logs in ``RunResult.logs``)
-and from the source (:mod:`.srcinfo`); a zero gradient is traced by re-running the
-file with the engine's per-node trace on (only then).  No rich here.
+and from the source (:mod:`.srcinfo`); a zero or non-finite gradient is traced by
+re-running the file with the engine's per-node trace and anomaly mode's forward
+watch on (only then; the rerun behaves as the run did).  No rich here.
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ KINDS = (
     "non_leaf", "non_leaf_copy", "no_grad", "set_grad_enabled", "inference_mode", "grad_result", "detach", "data",
     "requires_grad_false", "requires_grad_disabled", "not_reachable", "excluded_by_inputs", "no_backward",
     "backward_failed", "autograd_grad", "grad_reset", "grad_zeroed", "grad_assigned", "zero_gradient",
-    "unused_parameter",
+    "unused_parameter", "nonfinite_gradient",
 )
 
 #: error kinds raised by a backward / autograd.grad call
@@ -85,7 +89,7 @@ class WhyNote:
     col: Optional[int] = None
     hint: str = ""
     related: list[dict] = field(default_factory=list)
-    grad: str = "None"  # "None" or "zeros"
+    grad: str = "None"  # "None", "zeros", or "NaN" / "inf" (nonfinite_gradient)
 
     def as_dict(self) -> dict:
         return {"kind": self.kind, "grad": self.grad, "line": self.line, "col": self.col,
@@ -120,6 +124,17 @@ def _py_path(path: str) -> str:
     """``model.0.fc`` -> ``model[0].fc``: a module path as Python code."""
     first, *rest = path.split(".")
     return first + "".join(f"[{p}]" if p.isdigit() else f".{p}" for p in rest)
+
+
+def _nonfinite(a: Any) -> Optional[str]:
+    """``"NaN"`` when a float array holds a NaN, ``"inf"`` when it holds an inf and no NaN, else None."""
+    if a is None or a.dtype.kind not in "fc" or a.size == 0 or np.isfinite(a).all():
+        return None
+    return "NaN" if np.isnan(a).any() else "inf"
+
+
+def _data(g: Any) -> Any:
+    return None if g is None else g._data
 
 
 def _nonzero(t: Any) -> bool:
@@ -222,6 +237,11 @@ class Explainer:
         """The note for tensor ``t`` (None when its gradient is neither None nor all zeros)."""
         g = getattr(t, "_grad", None)
         if g is not None:
+            bad = _nonfinite(g._data)
+            if bad is not None:
+                n = self._nonfinite(t, name, g, bad)
+                n.grad = bad
+                return n
             if g._data.size == 0 or np.any(g._data):
                 return None
             n = self._zero(t, name, g)
@@ -795,11 +815,134 @@ class Explainer:
                          "Change the operation or its inputs so that its derivative is not zero there.",
                          [self.rel("zeroed by", loc, f"{node_name} passed an all-zero gradient")])
 
-    def _trace_zero(self, name: str):
-        """Re-run the file with the per-node trace on; find where the gradient of ``name`` became zero."""
+    # --- NaN / inf gradients ------------------------------------------------------------------------
+    def _nonfinite(self, t: Any, name: Optional[str], g: Any, bad: str) -> WhyNote:
+        """Why ``t.grad`` holds NaN or inf (``bad``): the first backward node that made one from finite
+        gradients, found by a traced rerun, and the cause its forward inputs show."""
+        who = f"`{name}`" if name else "this tensor"
+        found = self._trace_nonfinite(name, bad) if name else None
+        if found is not None:
+            return found
+        return self.note(name, "nonfinite_gradient",
+                         f"{self.grad_of(name)} holds {bad}: an operation between the root and {who} has an "
+                         "infinite or undefined derivative at these values (sqrt or log at 0, x / 0, a power "
+                         f"below 1 at 0), or the forward values were already {bad}.", None,
+                         "Run with --detect-anomaly: it stops at the backward node that makes the first NaN and "
+                         "names the forward op that made the first NaN or inf.", [])
+
+    def _trace_nonfinite(self, name: str, bad: str) -> Optional[WhyNote]:
+        found = self._rerun_tensor(name)
+        if found is None:
+            return None
+        rerun, plist, t2 = found
+        kept = (getattr(rerun, "logs", None) or {}).get("nonfinite_inputs") or {}
+        origins = getattr(rerun, "forward_nonfinite", None) or []
+        for loc, events in plist:
+            into = [ev for ev in events if ev.get("accumulated_into") is t2
+                    or (t2._grad_fn is not None and ev.get("grad_fn") is t2._grad_fn)]
+            if not any(_nonfinite(_data(g)) for ev in into for g in ev.get("grad_in", ())):
+                continue
+            if events and any(_nonfinite(_data(g)) for g in events[0].get("grad_in", ())):
+                what = _nonfinite(_data(next(g for g in events[0]["grad_in"] if _nonfinite(_data(g)))))
+                return self.note(name, "nonfinite_gradient",
+                                 f"The gradient passed to the backward {self.at_where(loc)} already holds {what}, "
+                                 f"so the gradients it produces, {self.grad_of(name)} included, do too.", loc,
+                                 "Pass a finite gradient=.", [self.rel("backward", loc, f"gradient= holds {what}")])
+            for ev in events:
+                if any(_nonfinite(_data(g)) for g in ev.get("grad_in", ())):
+                    continue
+                outs = [(j, g) for j, (_nx, g) in enumerate(ev.get("grad_out", ())) if _nonfinite(_data(g))]
+                if outs:
+                    return self._nonfinite_cause(name, bad, ev, outs[0], kept, origins, events)
+        return None
+
+    def _nonfinite_cause(self, name: str, bad: str, ev: dict, out: tuple, kept: dict, origins: list,
+                         events: list) -> WhyNote:
+        """The note for the first node ``ev`` that turned finite gradients into NaN/inf (its ``out`` =
+        (grad_out index, gradient)): what its forward input was there, and a ``torch.where`` upstream that
+        sent it zeros."""
+        node, nname = ev["grad_fn"], ev["node"]
+        loc = getattr(node, "_loc", None)
+        j, g = out
+        made = _nonfinite(g._data)
+        m = ~np.isfinite(g._data)
+        gin = _data(ev["grad_in"][0]) if ev.get("grad_in") else None
+        zero_in = gin is not None and gin.shape == m.shape and bool(np.all(gin[m] == 0))
+        idx = (ev.get("out_index") or list(range(len(ev.get("grad_out", ())))))[j]
+        inputs = kept.get(id(node), (None, ()))[1]
+        x = inputs[idx] if idx < len(inputs) else None
+        y = inputs[1] if len(inputs) > 1 else None
+        base = nname.rstrip("0123456789")
+        cause, hint = _cause(base, idx, x, y, m)
+        op = _OP_OF.get(base, nname)
+        parts = [f"{self.grad_of(name)} holds {bad}. The first {made} of the backward came from {nname} "
+                 f"{self.at_where(loc)}, the backward of {op}"]
+        if cause:
+            parts[0] += f": {cause}"
+        parts[0] += "."
+        related = [self.rel("made " + made, loc, f"{nname} turned finite gradients into {made}")]
+        if made == "inf" and bad == "NaN":  # the inf became a NaN further on (inf × 0, inf - inf)
+            later = events[events.index(ev) + 1:] if ev in events else []
+            nxt = next((e for e in later if not any(_nonfinite(_data(g)) == "NaN" for g in e.get("grad_in", ()))
+                        and any(_nonfinite(_data(g)) == "NaN" for _nx, g in e.get("grad_out", ()))), None)
+            if nxt is not None:
+                nloc = getattr(nxt["grad_fn"], "_loc", None)
+                parts[0] += (f" Then {nxt['node']} {self.at_where(nloc)} turned that inf into NaN (inf × 0, or "
+                             "inf - inf).")
+                related.append(self.rel("made NaN", nloc, f"{nxt['node']} turned the inf into NaN"))
+        if zero_in and made == "NaN":
+            mask_ev = self._masking_node(node, events)
+            if mask_ev is not None:
+                mloc = getattr(mask_ev["grad_fn"], "_loc", None)
+                what = "torch.where" if mask_ev["node"].startswith("Where") else mask_ev["node"]
+                parts.append(f"The gradient it received there was 0: {what} {self.at_where(mloc)} selected the "
+                             "other branch at those elements, but the unselected branch still runs its backward, "
+                             "and 0 × inf is NaN.")
+                hint = ("Make the unselected branch finite before the op, not after it: give it a safe input where "
+                        "the condition is false (torch.where(cond, x, 1.0) inside the op, the 'double where'), or "
+                        "compute the branch only on x[cond].")
+                related.append(self.rel("masked", mloc, f"{what} chose the other branch here"))
+            else:
+                parts.append("The gradient it received there was 0, and 0 × inf is NaN.")
+        if not cause and origins:
+            o = origins[0]
+            parts.append(f"The forward values were not finite already: the first {o['kind'] if o['kind'] == 'inf' else 'NaN'} "
+                         f"was made by {o['op']} {self.at_where((o['line'], o['col']) if o['line'] else None)}.")
+            if o["line"] is not None:
+                related.append(self.rel("first " + ("NaN" if o["kind"] == "nan" else "inf"), (o["line"], o["col"]),
+                                        f"{o['op']} made the first {'NaN' if o['kind'] == 'nan' else 'inf'} of the forward"))
+            hint = hint or "Keep that op's inputs inside its domain (clamp them, or add an epsilon)."
+        return self.note(name, "nonfinite_gradient", " ".join(parts), loc,
+                         hint or "Keep the inputs of that op where its derivative is finite (clamp them, or add "
+                                 "an epsilon).", related)
+
+    @staticmethod
+    def _masking_node(node: Any, events: list, limit: int = 64) -> Optional[dict]:
+        """The nearest ``torch.where`` / masked_fill backward upstream of ``node`` in this pass (the one
+        whose zeros reached it), or None."""
+        pred: dict = defaultdict(list)
+        for e in events:
+            for nx, _g in e.get("grad_out", ()):
+                pred[nx].append(e)
+        frontier, seen = [node], set()
+        while frontier and len(seen) < limit:
+            n = frontier.pop(0)
+            for e in pred.get(n, ()):
+                fn = e["grad_fn"]
+                if id(fn) in seen:
+                    continue
+                seen.add(id(fn))
+                if e["node"].rstrip("0123456789") in _MASKING:
+                    return e
+                frontier.append(fn)
+        return None
+
+    def _rerun_tensor(self, name: str) -> Optional[tuple]:
+        """``(rerun, passes, tensor)``: the traced rerun (:meth:`_traced_run`) and its tensor named ``name``;
+        None without options, when the rerun failed, or when it binds no such tensor."""
         if self.options is None:
             return None
-        passes = self._zero_run()
+        passes = self._traced_run()
         if passes is None:
             return None
         rerun, plist = passes
@@ -807,8 +950,14 @@ class Explainer:
         for n, v in rerun.tensors:
             if n == name:
                 t2 = v
-        if t2 is None:
+        return None if t2 is None else (rerun, plist, t2)
+
+    def _trace_zero(self, name: str):
+        """Re-run the file with the per-node trace on; find where the gradient of ``name`` became zero."""
+        found = self._rerun_tensor(name)
+        if found is None:
             return None
+        rerun, plist, t2 = found
         for loc, events in reversed(plist):
             target = None
             for ev in events:
@@ -844,7 +993,7 @@ class Explainer:
                 return ("root", loc, None)
         return None
 
-    def _zero_run(self):
+    def _traced_run(self):
         if self._zero_passes is not None:
             return self._zero_passes or None
         from ..autograd import engine
@@ -860,18 +1009,90 @@ class Explainer:
             else:
                 engine.trace_sink = None
 
+        from ..autograd import anomaly
+
         opts = dataclasses.replace(self.options, trace=False)
         engine.observers.append(observer)
+        anomaly.force_watch(True)  # forward origins and the inputs of nodes that divide (NaN-gradient notes)
         try:
             rerun = run_file(self.result.source, self.result.file, opts)
         except Exception:  # the first run succeeded; a rerun problem only costs the detail
             self._zero_passes = ()
             return None
         finally:
+            anomaly.force_watch(False)
             engine.observers.remove(observer)
             engine.trace_sink = None
         self._zero_passes = (rerun, plist)
         return self._zero_passes
+
+
+#: backward nodes that pass zeros to one input where a mask chose the other (the masked-branch NaN)
+_MASKING = frozenset({"WhereBackward", "MaskedFillBackward", "MaskedScatterBackward", "IndexPutBackward"})
+
+#: node -> the forward op, for the notes (PyTorch's derivatives.yaml names)
+_OP_OF = {
+    "SqrtBackward": "torch.sqrt", "RsqrtBackward": "torch.rsqrt", "LogBackward": "torch.log",
+    "Log2Backward": "torch.log2", "Log10Backward": "torch.log10", "Log1pBackward": "torch.log1p",
+    "DivBackward": "division", "ReciprocalBackward": "reciprocal", "PowBackward": "a power",
+    "ExpBackward": "torch.exp", "Exp2Backward": "torch.exp2", "AcosBackward": "torch.acos",
+    "AsinBackward": "torch.asin", "AtanhBackward": "torch.atanh", "AcoshBackward": "torch.acosh",
+    "NormBackward": "a norm", "LinalgVectorNormBackward": "a vector norm", "XlogyBackward": "torch.xlogy",
+    "Atan2Backward": "torch.atan2", "MulBackward": "a product",
+}
+
+
+def _cause(base: str, idx: int, x: Any, y: Any, m: Any) -> tuple[str, str]:
+    """``(cause, hint)`` for a node whose gradient turned non-finite at ``m``, from its forward inputs ``x``
+    (the input the gradient is for) and ``y`` (the second input); ``("", "")`` when they show nothing.
+    The derivatives are PyTorch's (tools/autograd/derivatives.yaml)."""
+    def at(a: Any) -> Any:
+        if a is None:
+            return None
+        try:
+            return np.broadcast_to(a, m.shape)[m]
+        except ValueError:
+            return None
+
+    xv, yv = at(x), at(y)
+    if xv is not None and xv.dtype.kind in "fc" and not np.isfinite(xv).all():
+        return "", ""  # the forward input was not finite already: the forward origin tells the story
+    eps = ("Keep the input away from 0 where a gradient is needed: add an epsilon or clamp it "
+           "(x.clamp(min=eps)).")
+    if base in ("SqrtBackward", "RsqrtBackward") and xv is not None:
+        if np.any(xv == 0):
+            return ("its input was 0 there, where the derivative 1/(2·sqrt(x)) is infinite",
+                    eps + " For a distance, square it instead of taking the root, or use torch.sqrt(x + eps).")
+        if np.any(xv < 0):
+            return "its input was negative there: sqrt of a negative number is NaN, and so is its derivative", eps
+    if base in ("LogBackward", "Log2Backward", "Log10Backward") and xv is not None and np.any(xv == 0):
+        return ("its input was 0 there, where the derivative 1/x is infinite",
+                eps + " For log(softmax) use log_softmax; for x·log(x) use torch.xlogy.")
+    if base == "Log1pBackward" and xv is not None and np.any(xv == -1):
+        return "its input was -1 there, where the derivative 1/(1 + x) is infinite", eps
+    if base == "DivBackward" and y is not None:
+        yy = at(y)
+        if yy is not None and np.any(yy == 0):
+            return ("the divisor was 0 there: the derivatives of x / y are 1/y and -x/y², infinite where y is 0",
+                    "Guard the divisor before dividing (y.clamp(min=eps), or torch.where on y itself).")
+    if base == "ReciprocalBackward" and xv is not None and np.any(xv == 0):
+        return "its input was 0 there, where the derivative -1/x² is infinite", eps
+    if base == "PowBackward" and xv is not None and np.any(xv == 0):
+        return ("its base was 0 there, where the derivative p·x^(p-1) of a power below 1 is infinite",
+                eps + " Or use a power of at least 1 (x ** 2 instead of x ** 0.5 of a square).")
+    if base in ("ExpBackward", "Exp2Backward") and xv is not None:
+        with np.errstate(all="ignore"):
+            out = np.exp(xv) if base == "ExpBackward" else np.exp2(xv)
+        if np.any(np.isfinite(xv) & ~np.isfinite(out.astype(x.dtype))):
+            return ("its result overflowed to inf in the forward, and its derivative is its result",
+                    "Compute in a stable form (logsumexp, softplus, log_softmax) or clamp the exponent.")
+    if base in ("AcosBackward", "AsinBackward", "AtanhBackward") and xv is not None and np.any(np.abs(xv) == 1):
+        return ("its input was ±1 there, where the derivative is infinite",
+                "Clamp the input inside (-1, 1), e.g. x.clamp(-1 + eps, 1 - eps).")
+    if base in ("NormBackward", "LinalgVectorNormBackward") and xv is not None and np.any(xv == 0):
+        return ("the vector was all zeros, where the derivative x / ‖x‖ of the norm is 0 / 0",
+                "Add an epsilon inside the norm (torch.sqrt((x * x).sum() + eps)) or skip zero vectors.")
+    return "", ""
 
 
 _ZERO_REASONS = {
@@ -923,18 +1144,26 @@ GROUP_EXPLANATION = {
     "grad_assigned": "The file assigned their .grad a tensor of zeros.",
     "zero_gradient": "The backward delivered zeros: a node passed no gradient on (relu of negatives, sign, "
                      "round ...), gradients cancelled, or gradient= was zero.",
+    "nonfinite_gradient": "Their .grad holds NaN or inf: a backward node met an infinite or undefined derivative "
+                          "(sqrt or log at 0, x / 0, a masked torch.where), or the forward values already were.",
 }
 
 
 def group_notes(notes: dict, names: list) -> list[tuple[str, list[tuple[str, "WhyNote"]]]]:
     """The notes of ``names`` (in that order) grouped by reason, in the order each reason first appears:
     ``[(kind, [(name, note), ...]), ...]``."""
-    groups: dict[str, list] = {}
+    groups: dict = {}
     for n in names:
         note = notes.get(n)
         if note is not None:
-            groups.setdefault(note.kind, []).append((n, note))
-    return list(groups.items())
+            # a NaN/inf note's story is its own (the node, the line, the cause): never merged with another's
+            key = (note.kind, n) if note.kind in UNGROUPED else note.kind
+            groups.setdefault(key, []).append((n, note))
+    return [(k[0] if isinstance(k, tuple) else k, items) for k, items in groups.items()]
+
+
+#: kinds whose notes get a row each in the "why" table (their explanation differs tensor by tensor)
+UNGROUPED = frozenset({"nonfinite_gradient"})
 
 
 def line_list(lines: list) -> str:

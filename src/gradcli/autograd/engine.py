@@ -46,7 +46,7 @@ __all__ = ["backward", "grad", "reset", "current_graph_task_id", "checkpoint_val
 # running backward passes, innermost last: (task id, backward without ``inputs=``, the nodes it runs, whether it
 # is autograd.grad); read by autograd.checkpoint (one recomputation per pass; reentrant checkpoint refuses
 # grad()/inputs=) and will_execute_node (register_multi_grad_hook)
-_tasks: list = []
+_tasks: list = _anomaly.state.backward_tasks  # (the same list: anomaly's forward watch skips backward ops)
 _task_counter = [0]
 
 
@@ -129,6 +129,8 @@ def _trace(node, grads, outs, hooks_ran: int) -> None:
         ev["grad_out"] = []
     else:
         ev["grad_out"] = [(nx, g) for (nx, _), g in zip(node.next_functions, outs or ()) if nx is not None]
+        # the input each grad_out entry is the gradient of (next_functions' index), for the explainers
+        ev["out_index"] = [i for i, ((nx, _), _g) in enumerate(zip(node.next_functions, outs or ())) if nx is not None]
     if hooks_ran:
         ev["hooks"] = hooks_ran
     trace_sink.append(ev)

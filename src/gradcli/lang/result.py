@@ -114,5 +114,9 @@ class RunResult:
     backward: Optional[dict] = None
     # names the file reads but never binds (lang/inputs.py), for the name error's hint
     free_names: list[str] = field(default_factory=list)
+    # anomaly mode's forward watch (autograd/anomaly.py): the first forward op that made a NaN and an inf,
+    # ``{"kind": "nan"|"inf", "line", "col", "op", "node", "inputs", "output", "count", "numel",
+    # "inputs_had"}``, in line order; None when anomaly mode was never on
+    forward_nonfinite: Optional[list[dict]] = None
     # the engine's logs for the explainers (app/why.py): {"backward": [...], "inplace": [...]}; not in JSON
     logs: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)

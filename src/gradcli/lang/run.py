@@ -392,6 +392,9 @@ class _Runner:
             if getattr(self, "value_log", None) is not None:
                 result.logs["values"] = self.value_log
                 _remove_value_log()
+            result.forward_nonfinite = result.logs.pop("nonfinite", None)
+            if result.error is not None and result.forward_nonfinite:
+                _link_forward_origin(result.error, result.forward_nonfinite)
             state.restore()
             result.stdout = _OBJ_ADDR.sub(">", interp.out.getvalue())
             result.warnings = self.warnings
@@ -771,12 +774,35 @@ def _engine_logs() -> dict:
     (app/why.py, app/graph.py)."""
     engine = _engine_module("gradcli.autograd.engine")
     graph = _engine_module("gradcli.autograd.graph")
+    anomaly = _engine_module("gradcli.autograd.anomaly")
     nn_module = sys.modules.get("gradcli.nn.module")  # loaded only when the file used torch.nn
+    watch = getattr(anomaly, "state", None)
     return {
+        # anomaly mode's forward watch: the first NaN / inf a forward op made (None: the watch was never on),
+        # and in a forced watch the kept inputs of nodes that can divide by zero
+        "nonfinite": None if watch is None or not watch.watched else
+        sorted(watch.origins.values(), key=lambda o: (o["line"] is None, o["line"] or 0, o["kind"])),
+        "nonfinite_inputs": dict(watch.inputs_of) if watch is not None and watch.forced else {},
         "backward": list(getattr(engine, "backward_log", ()) or ()),
         "inplace": list(getattr(graph, "inplace_log", ()) or ()),
         "modules": [tuple(e) for e in getattr(nn_module, "call_log", ())],
     }
+
+
+def _link_forward_origin(err: ErrorRecord, origins: list[dict]) -> None:
+    """Anomaly mode's NaN error ("Function 'X' returned nan values ...") also names the forward op that made
+    the first NaN (or inf) -- PyTorch names only the backward node -- as a ``related`` line."""
+    if err.kind != "runtime" or "returned nan values" not in err.message:
+        return
+    from ..autograd.anomaly import origin_text
+
+    for o in origins:
+        if o["line"] is None:
+            continue
+        role = "first NaN" if o["kind"] == "nan" else "first inf"
+        entry = {"role": role, "line": o["line"], "col": o["col"], "text": origin_text(o)}
+        if entry not in err.related:
+            err.related = list(err.related) + [entry]
 
 
 def _restore_recursion(old: int) -> None:

@@ -18,6 +18,7 @@ from ..autograd.graph import source_position as _pos
 from ..autograd.tensor import Tensor
 from ..autograd import forward_ad as _fwad
 from ..autograd import batching as _batching
+from ..autograd import anomaly as _anomaly
 from ..errors import ArgumentTypeError, error_class
 
 np.seterr(all="ignore")  # PyTorch gives inf/nan silently; so do we
@@ -67,11 +68,14 @@ def record(node_cls, data: np.ndarray, dtype: dt.dtype, inputs: tuple, wrapped_n
         out = _record(node_cls, data, dtype, inputs, wrapped_number)
     if _vm.depth:
         _batching.mark(out[0], inputs)  # torch.func.vmap: a result of a batched input is batched
+    if _an.watch:  # anomaly mode: the forward op that made the first NaN/inf
+        _anomaly.forward_check(node_cls, out[0]._data, inputs, out[1], _pos.loc)
     return out
 
 
 _fw = _fwad.state
 _vm = _batching.state
+_an = _anomaly.state
 
 
 def _record_dual(node_cls, data, dtype, inputs, wrapped_number):
@@ -160,7 +164,7 @@ def record_with_number(node_cls, data: np.ndarray, dtype: dt.dtype, t: Tensor):
     that is not a view and not an inference tensor, ``data`` already of ``dtype``; anything else goes
     through ``record``.  Returns (out, node) as ``record`` does."""
     if type(data) is not np.ndarray or data.dtype is not dtype.np or t._base is not None or t._inference \
-            or mode.inference or _fw.level is not None or _vm.depth:
+            or mode.inference or _fw.level is not None or _vm.depth or _an.watch:
         return record(node_cls, data, dtype, (t, None))
     out = Tensor._from_data(data, dtype)
     if not mode.enabled:

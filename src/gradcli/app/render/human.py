@@ -312,6 +312,9 @@ def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, 
             story = story_table(result.error, result.source)
             if story is not None:
                 out.print(story)
+    origins = nonfinite_view(result, out.width)
+    if origins is not None:
+        out.print(origins)
     ran = backward_note(result)
     if ran is not None:
         out.print(ran)
@@ -320,6 +323,41 @@ def render_run(result: Any, out: Any, *, show: Optional[frozenset[str]] = None, 
     if result.error is not None:
         out.print(error_panel(result.error, result.file, result.source))
     out.print(verdict(result, expect_error))
+
+
+def nonfinite_view(result: Any, width: Optional[int] = None) -> Optional[Any]:
+    """Anomaly mode's forward watch (``result.forward_nonfinite``): the first forward op that made a NaN and an
+    inf, each with its line, the source and its inputs' values; one dim line when the watch found none; None
+    when anomaly mode was never on."""
+    origins = getattr(result, "forward_nonfinite", None)
+    if origins is None:
+        return None
+    if not origins:
+        return Text("anomaly mode: no forward op made a NaN or an inf", style="dim")
+    err = getattr(result, "error", None)
+    shown = {(r.get("role"), r.get("line")) for r in (getattr(err, "related", None) or ())}
+    if all((("first NaN" if o["kind"] == "nan" else "first inf"), o["line"]) in shown for o in origins):
+        return None  # the error panel names them, with their lines
+    from ...autograd.anomaly import origin_text
+    from .stacked import wrap_words
+
+    room = max(20, (width or 80) - 11)
+    out = Text()
+    out.append("forward origin of NaN/inf", style="italic")
+    out.append(" (anomaly mode)\n", style="dim")
+    lines = result.source.splitlines()
+    for o in origins:
+        label = "first NaN" if o["kind"] == "nan" else "first inf"
+        where = f"line {o['line']}" if o["line"] is not None else "after the file"
+        out.append(f"  {label}  ", style="bold red")
+        out.append(where + "\n", style="bold")
+        code = lines[o["line"] - 1].strip() if o["line"] is not None and 0 < o["line"] <= len(lines) else ""
+        if code:
+            out.append("    " + code + "\n", style="yellow")
+        for line in wrap_words([(origin_text(o), "")], room, room):
+            out.append("    " + "".join(t for t, _ in line) + "\n")
+    out.rstrip()
+    return out
 
 
 def inputs_note(result: Any) -> Optional[Text]:

@@ -21,8 +21,20 @@ __all__ = ["why_table", "why_panel", "story_table", "why_title"]
 
 
 def why_title(name: str, note: Any) -> str:
-    what = "all zeros" if getattr(note, "grad", "None") == "zeros" else "None"
+    grad = getattr(note, "grad", "None")
+    if grad in ("NaN", "inf"):
+        return f"why does {name}.grad hold {grad}?"
+    what = "all zeros" if grad == "zeros" else "None"
     return f"why is {name}.grad {what}?"
+
+
+def _table_title(rows: list) -> str:
+    """"why no gradient", or with NaN/inf notes among the rows, a title that says so."""
+    bad = any(r[1] in ("NaN", "inf") or "NaN" in r[1].split("/") or "inf" in r[1].split("/") for r in rows)
+    good = any(any(g in ("None", "zeros") for g in r[1].split("/")) for r in rows)
+    if not bad:
+        return "why no gradient"
+    return "why no gradient, or a NaN/inf one" if good else "why a NaN/inf gradient"
 
 
 #: the explanation column is at least this wide in the table form (else the stacked form)
@@ -53,7 +65,7 @@ def why_table(notes: dict, tensors: Iterable[tuple[str, Any]], width: Optional[i
     fixed = max(4, min(longest, 24)) + 6 + max(len(r[2]) for r in rows) + max(4, max(len(r[3]) for r in rows)) + 4
     if width is not None and width - fixed < _MIN_EXPLANATION:
         return _why_blocks(rows, width)
-    table = Table(title="why no gradient", title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
+    table = Table(title=_table_title(rows), title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   show_edge=False, padding=(0, 1, 0, 0))
     table.add_column("name", style="bold cyan", overflow="fold", min_width=min(longest, 24), max_width=max(24, longest))
     table.add_column("grad", no_wrap=True)
@@ -74,7 +86,7 @@ def _why_blocks(rows: list, width: int) -> Text:
     from .stacked import wrap_words
 
     out = Text()
-    out.append("why no gradient\n", style="italic")
+    out.append(_table_title(rows) + "\n", style="italic")
     for name, grad, kind, lines, message, hint in rows:
         head = [(name, "bold cyan"), (f"  {grad}", "dim"), (f"  {kind}", "magenta")]
         if lines:
