@@ -721,6 +721,7 @@ def schema_command(
 
 
 from . import cli_explain as _cli_explain  # noqa: E402,F401 - registers why, lint, modes (issue 7)
+from . import cli_report as _cli_report  # noqa: E402,F401 - registers report
 
 
 def _app_for(args: list[str]) -> typer.Typer:

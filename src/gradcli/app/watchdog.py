@@ -40,7 +40,8 @@ __all__ = ["COMMANDS", "KILL_AFTER", "timeout_of", "supervise"]
 #: still has 60 s (lang/limits.py); the command, as many runs as it makes (``check`` reruns the file twice per
 #: checked element: an LSTM's 904 reruns take 30-160 s; ``modes`` runs its variants, ``why`` reruns once or
 #: twice, ``compare`` adds PyTorch's 120 s).  An explicit --timeout bounds the whole command
-COMMANDS = {"run": 60.0, "graph": 60.0, "why": 120.0, "modes": 300.0, "check": 600.0, "compare": 180.0}
+COMMANDS = {"run": 60.0, "graph": 60.0, "why": 120.0, "modes": 300.0, "check": 600.0, "compare": 180.0,
+            "report": 120.0}
 #: seconds past the command's --timeout at which a child still computing is killed (the run's own hard
 #: deadline is at 1 s); the parent's output follows within the 2 s the issue allows
 KILL_AFTER = 1.5

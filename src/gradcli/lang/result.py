@@ -107,6 +107,9 @@ class RunResult:
     error: Optional[ErrorRecord] = None
     namespace: dict[str, Any] = field(default_factory=dict)
     trace: Optional[list[Any]] = None
+    # with trace: each event's node and the nodes its gradients went to, in the same order (the HTML report
+    # links steps to graph nodes); not in JSON
+    trace_nodes: list[tuple[Any, list[Any]]] = field(default_factory=list, repr=False, compare=False)
     # names bound before the file: ``{"name", "source": "--set"|"free", "text"}`` (free inputs: SPEC §3);
     # text: the --set VALUE as given, or "torch.tensor(1.0)"
     inputs: list[dict] = field(default_factory=list)

@@ -405,6 +405,7 @@ class _Runner:
             result.tensors = self.tensors()
             if options.trace:
                 events = getattr(self, "trace_events", [])
+                result.trace_nodes = [(ev.get("grad_fn"), [nx for nx, _ in ev.get("grad_out", ())]) for ev in events]
                 result.trace = _name_trace(events, result.tensors, options.dtype or "float32")
                 if getattr(events, "dropped", 0):
                     result.trace.append({"step": "...", "node": f"{events.dropped:,} more nodes ran; --trace records "

@@ -1,0 +1,165 @@
+"""The ``report`` service: one run as plain data for the HTML report (``gradcli report FILE -o report.html``).
+
+:func:`build_report` turns a RunResult (run with the backward trace on) and its graph into plain records --
+strings, numbers, lists -- that :mod:`.render.report_html` writes into one self-contained page:
+
+* ``source``: the file's lines, and for each line the graph nodes it made (the page links them both ways);
+* ``tensors``: the run's table (flags, values and gradients as PyTorch prints them) with each why-note;
+* ``graph``: the nodes (name, kind, line, tensor names, module, saved tensors, inputs) and the SVG that
+  Graphviz (or graphviz-pure) draws of them, with the node ids in its ``<title>`` elements (``n3``);
+* ``trace``: the backward passes step by step (node, line, incoming and outgoing gradients, the leaf a
+  gradient was accumulated into), each step naming its graph node when the final graph still holds it;
+* ``error`` / ``warnings`` / ``stdout``: the file's own, with the error's related lines (both ends).
+
+No rich here, and no live engine object leaves this module.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Optional
+
+__all__ = ["build_report", "MAX_TRACE_STEPS"]
+
+#: the most backward steps the page lists (a training loop makes thousands; the first ones tell the story)
+MAX_TRACE_STEPS = 2000
+
+
+def _text(t: Any) -> str:
+    """A tensor's values in the table's short form, or ``None``."""
+    from .render.human import short_values
+
+    data = getattr(t, "_data", None)
+    return "None" if data is None else short_values(data)
+
+
+def _node_objects(result: Any, graph: Any) -> dict[int, int]:
+    """``id(node object) -> graph node id``: the graph's breadth-first numbering from the same roots
+    (app/graph.py numbers the nodes in this order)."""
+    from .graph import _default_roots, _next_edges, _grad_fn
+
+    tensors = dict(result.tensors)
+    start: list = []
+    for rid in graph.roots:
+        n = graph.node(rid)
+        t = tensors.get(n.tensor) if n.tensor else None
+        fn = _grad_fn(t) if t is not None else None
+        if fn is None and t is not None:
+            acc = getattr(t, "_acc", None)
+            fn = acc() if callable(acc) else None
+        start.append(fn)
+    if any(fn is None for fn in start):
+        start = [fn for _, fn in _default_roots(result)]
+    order: list = []
+    seen: set = set()
+    queue: deque = deque()
+    for fn in start:
+        if fn is not None and id(fn) not in seen:
+            seen.add(id(fn))
+            order.append(fn)
+            queue.append(fn)
+    while queue and len(order) < len(graph.nodes):
+        fn = queue.popleft()
+        for child, _ in _next_edges(fn):
+            if child is not None and id(child) not in seen and len(order) < len(graph.nodes):
+                seen.add(id(child))
+                order.append(child)
+                queue.append(child)
+    by_obj = {}
+    for i, fn in enumerate(order):
+        if i < len(graph.nodes) and graph.nodes[i].name == type(fn).__name__:
+            by_obj[id(fn)] = graph.nodes[i].id
+    return by_obj
+
+
+def _trace(result: Any, by_obj: dict[int, int]) -> tuple[list[dict], int]:
+    """The backward steps as records (the run's --trace texts, each step and each outgoing gradient linked to
+    its graph node when the final graph holds it), and how many steps were left out."""
+    events = [ev for ev in (result.trace or ()) if isinstance(ev.get("step"), int)]
+    objs = list(getattr(result, "trace_nodes", None) or ())
+    steps = []
+    for i, ev in enumerate(events[:MAX_TRACE_STEPS]):
+        fn, nexts = objs[i] if i < len(objs) else (None, [])
+        outs = []
+        for k, text in enumerate(ev.get("grad_out") or ()):
+            nx = nexts[k] if k < len(nexts) else None
+            to_name, _, grad = str(text).removeprefix("-> ").partition(": ")
+            outs.append({"to": by_obj.get(id(nx)) if nx is not None else None, "to_name": to_name, "grad": grad})
+        into = ev.get("accumulated into")
+        steps.append({
+            "step": ev["step"],
+            "node": ev.get("node"),
+            "tensor": ev.get("tensor"),
+            "node_id": by_obj.get(id(fn)) if fn is not None else None,
+            "line": ev.get("line"),
+            "grad_in": [str(g) for g in ev.get("grad_in_text") or ()],
+            "grad_out": outs,
+            "accumulated_into": into[:-5] if isinstance(into, str) and into.endswith(".grad") else into,
+        })
+    more = [ev for ev in (result.trace or ()) if not isinstance(ev.get("step"), int)]
+    left = max(0, len(events) - MAX_TRACE_STEPS)
+    for ev in more:  # the run's own cap: "N more nodes ran; --trace records the first 2,000"
+        head = str(ev.get("node", "")).split(" ", 1)[0].replace(",", "")
+        left += int(head) if head.isdigit() else 0
+    return steps, left
+
+
+def _error(err: Any) -> Optional[dict]:
+    if err is None:
+        return None
+    return {"kind": err.kind, "message": err.message, "hint": err.hint or "", "line": err.line, "col": err.col,
+            "related": [{"role": str(r.get("role") or "see"), "line": r.get("line"), "text": str(r.get("text") or "")}
+                        for r in getattr(err, "related", None) or ()]}
+
+
+def build_report(result: Any, graph: Any, svg: Optional[str], svg_problem: Optional[str] = None) -> dict:
+    """The report of one run as plain data (see the module doc).
+
+    result: a RunResult run with ``RunOptions.trace`` (its ``why`` notes computed, app/why.annotate);
+    graph: its :class:`~gradcli.app.graph.Graph`; svg: Graphviz's drawing of it (``<title>nID</title>`` per
+    node), or None with ``svg_problem`` saying why.
+    """
+    from .records import dtype_name, grad_fn_name, raw_grad
+
+    notes = getattr(result, "why", None) or {}
+    tensors = []
+    for name, t in result.tensors:
+        note = notes.get(name)
+        g = raw_grad(t)
+        tensors.append({
+            "name": name, "shape": [int(s) for s in t.shape], "dtype": dtype_name(t),
+            "requires_grad": bool(t.requires_grad), "is_leaf": grad_fn_name(t) is None,
+            "grad_fn": grad_fn_name(t), "retains_grad": bool(t.retains_grad),
+            "data": _text(t), "grad": None if g is None else _text(g),
+            "why": None if note is None else {"kind": note.kind, "message": note.message, "hint": note.hint,
+                                              "line": note.line},
+        })
+    nodes = []
+    for n in graph.nodes:
+        nodes.append({
+            "id": n.id, "name": n.name, "kind": n.kind, "line": n.line, "names": list(n.names),
+            "shape": n.shape, "module": n.module, "root": n.id in graph.roots,
+            "saved": [{"name": s.name, "shape": s.shape, "freed": bool(s.freed)} for s in n.saved],
+            "next": [c for c, _ in n.next],
+        })
+    lines = result.source.splitlines()
+    made: dict[int, list[int]] = {}
+    for n in nodes:
+        if n["line"] is not None:
+            made.setdefault(n["line"], []).append(n["id"])
+    steps, left = _trace(result, _node_objects(result, graph)) if graph.nodes else _trace(result, {})
+    return {
+        "file": result.file,
+        "ok": bool(result.ok),
+        "source": [{"line": i, "text": text, "nodes": made.get(i, [])} for i, text in enumerate(lines, 1)],
+        "stdout": result.stdout,
+        "tensors": tensors,
+        "graph": {"nodes": nodes, "roots": list(graph.roots), "notes": list(graph.notes)},
+        "svg": svg,
+        "svg_problem": svg_problem,
+        "trace": steps,
+        "trace_left_out": left,
+        "error": _error(result.error),
+        "warnings": [{"kind": w.kind, "line": w.line, "message": w.message} for w in result.warnings],
+        "forward_nonfinite": list(getattr(result, "forward_nonfinite", None) or []),
+    }
