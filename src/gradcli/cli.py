@@ -488,6 +488,13 @@ def graph_command(
         typer.Option("--hide", metavar="accumulate,views", show_default=False,
                      help="Leave out AccumulateGrad nodes and/or view nodes (edges pass through)."),
     ] = None,
+    depth: Annotated[
+        Optional[int],
+        typer.Option("--depth", metavar="N", min=1, show_default=False,
+                     help="Draw each nn.Module at depth N (model = 1, model.fc1 = 2) as one node standing "
+                          "for the nodes made inside it; shallower modules stay boxes (default: every "
+                          "module a box)."),
+    ] = None,
     sets: SetOpt = None,
     requires_grad: RequiresGradOpt = None,
     retain_grad: RetainGradOpt = None,
@@ -542,7 +549,7 @@ def graph_command(
 
             options = dataclasses.replace(options, values=True)
         result = execute(file, options, argv=invocation("graph", file))
-        graph = build_graph(result, roots=roots, hide=hidden, values=values)
+        graph = build_graph(result, roots=roots, hide=hidden, values=values, depth=depth)
         from .app.render.console import make_console
 
         if result.error is not None:  # the file's own failure first; then the graph it built, if any

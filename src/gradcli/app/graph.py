@@ -91,6 +91,8 @@ class GraphNode:
     next: list[tuple[Optional[int], int]] = field(default_factory=list)
     shape: Optional[list[int]] = None
     module: Optional[str] = None  # the innermost nn.Module call that made it (``model.fc1``), SPEC §2b
+    # --depth: a module drawn as one node (kind 'module') stands for this many nodes made inside it
+    members: int = 0
     # --values (autograd/values.py summaries): the output's value when it was made (a leaf: its value at the end)
     value: Optional[dict] = None
     # --values: the gradient of the root w.r.t. this node's output in the last backward pass that ran the node
@@ -112,6 +114,9 @@ class Graph:
     notes: list[str] = field(default_factory=list)
     error: Any = None  # the file's own error (an ErrorRecord): the graph is then what it built before it stopped
     values: bool = False  # --values: nodes carry value and grad
+    # module path -> its class name, for every nn.Module call that made a node (``{"model.fc1": "Linear"}``);
+    # the renderers draw a box per path (SPEC §2b)
+    modules: dict[str, str] = field(default_factory=dict)
 
     def node(self, node_id: int) -> GraphNode:
         return self._index[node_id]
@@ -207,6 +212,89 @@ def _default_roots(result: Any) -> list[tuple[str, Any]]:
     return [(name, fn) for name, fn in starts if id(fn) not in reached]
 
 
+def _module_classes(result: Any) -> dict[str, str]:
+    """Module path -> class name of every module call the run logged (a module no top-level name reaches is
+    named by its class, as :func:`_module_labels` names it)."""
+    calls = (getattr(result, "logs", None) or {}).get("modules") or []
+    if not calls:
+        return {}
+    from ..nn.module import module_path_names
+
+    paths = module_path_names(getattr(result, "namespace", None) or {})
+    out: dict[str, str] = {}
+    for _s, _e, m in calls:
+        name = type(m).__name__
+        out.setdefault(paths.get(id(m)) or name, name)
+    return out
+
+
+def module_depth(path: str) -> int:
+    """``model`` -> 1, ``model.fc1`` -> 2: how deep a module path is."""
+    return path.count(".") + 1
+
+
+def collapse_modules(graph: Graph, depth: int) -> None:
+    """``--depth N``: draw each module at depth N (``module_depth(path) == N``) as one node of kind ``module``
+    standing for every node made inside it (its submodules' included); edges into and out of its nodes
+    become edges of that node (self-edges dropped).  Shallower modules stay boxes; a graph without modules
+    is unchanged.  Raises nothing; ``depth`` >= 1 (the CLI checks)."""
+    rep: dict[int, int] = {}
+    groups: dict[str, list[GraphNode]] = {}
+    for n in graph.nodes:
+        if n.module is not None and module_depth(n.module) >= depth:
+            top = ".".join(n.module.split(".")[:depth])
+            groups.setdefault(top, []).append(n)
+    if not groups:
+        return
+    next_id = max(n.id for n in graph.nodes) + 1
+    made: dict[str, GraphNode] = {}
+    for path, members in groups.items():
+        lines = [m.line for m in members if m.line is not None]
+        parent = path.rpartition(".")[0] or None
+        node = GraphNode(id=next_id, name=path, kind="module", line=min(lines) if lines else None,
+                         module=parent, members=len(members),
+                         names=sorted({nm for m in members for nm in m.names}))
+        next_id += 1
+        made[path] = node
+        for m in members:
+            rep[m.id] = node.id
+    edges: dict[int, list] = {node.id: [] for node in made.values()}
+    for n in graph.nodes:
+        owner = rep.get(n.id, n.id)
+        out = edges.setdefault(owner, []) if owner in edges else None
+        new_next = []
+        for c, i in n.next:
+            target = rep.get(c, c) if c is not None else None
+            if target is not None and target == owner:
+                continue  # inside the collapsed module
+            new_next.append((target, i))
+        if out is not None:
+            out.extend(e for e in new_next if e[0] is not None)
+        else:
+            n.next = list(dict.fromkeys(new_next))
+    for path, node in made.items():
+        node.next = list(dict.fromkeys((c, 0) for c, _ in edges[node.id]))
+    # the module node takes the place of its first member, in discovery order
+    order: list[GraphNode] = []
+    placed: set = set()
+    for n in graph.nodes:
+        if n.id in rep:
+            r = rep[n.id]
+            if r not in placed:
+                placed.add(r)
+                order.append(next(v for v in made.values() if v.id == r))
+        else:
+            order.append(n)
+    graph.nodes = order
+    graph.roots = list(dict.fromkeys(rep.get(r, r) for r in graph.roots))
+    renum = {n.id: i for i, n in enumerate(graph.nodes)}
+    for n in graph.nodes:
+        n.id = renum[n.id]
+        n.next = [(None if c is None else renum[c], i) for c, i in n.next]
+    graph.roots = [renum[r] for r in graph.roots]
+    graph._reindex()
+
+
 def _module_labels(result: Any, nodes: list) -> dict[int, str]:
     """id(node) -> the path of the innermost module call that made it (``model.fc1``), from the run's
     module-call log (nn/module.py ``call_log``: each call's range of node sequence numbers); a module no
@@ -276,10 +364,11 @@ def _fill_values(graph: Graph, order: list, log: Any) -> None:
 
 
 def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[str] = frozenset(),
-                values: bool = False) -> Graph:
+                values: bool = False, depth: Optional[int] = None) -> Graph:
     """Walk the graph of ``result`` (a RunResult) from its roots; see the module doc.
 
     ``values``: label nodes with their values and gradients (the run must have had RunOptions.values).
+    ``depth``: draw modules at that depth as one node each (:func:`collapse_modules`).
 
     Raises UsageProblem when a ``--root`` name is not a tensor of the file.
     """
@@ -362,11 +451,15 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
     graph.roots = [numbering[id(fn)] for fn in start if id(fn) in numbering]
     graph.roots = list(dict.fromkeys(graph.roots))
     graph._reindex()
+    graph.modules = {p: c for p, c in _module_classes(result).items() if any(
+        n.module is not None and (n.module == p or n.module.startswith(p + ".")) for n in graph.nodes)}
     if values and graph.nodes:
         _fill_values(graph, order, (getattr(result, "logs", None) or {}).get("values"))
     graph.values = values
     if hide:
         _splice(graph, hide)
+    if depth is not None:
+        collapse_modules(graph, depth)
     return graph
 
 
@@ -440,6 +533,7 @@ def graph_document(graph: Graph) -> dict:
         "schema": SCHEMA,
         "error": None if err is None else error_record(err),
         "roots": list(graph.roots),
+        **({"modules": dict(graph.modules)} if graph.modules else {}),
         "nodes": [
             {
                 "id": n.id,
@@ -447,6 +541,7 @@ def graph_document(graph: Graph) -> dict:
                 "tensor": n.tensor,
                 "line": n.line,
                 **({"module": n.module} if n.module is not None else {}),
+                **({"members": n.members} if n.kind == "module" else {}),
                 "saved": [{"name": s.name, "shape": s.shape, "freed": s.freed} for s in n.saved],
                 "next": [[c, i] for c, i in n.next],
                 **({"value": n.value, "grad": n.grad, "passes": n.passes,

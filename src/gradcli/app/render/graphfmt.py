@@ -21,8 +21,14 @@ def _shape(shape: Optional[list[int]]) -> str:
     return "[" + ", ".join(str(s) for s in shape) + "]" if shape is not None else ""
 
 
-def node_caption(node: Any) -> str:
-    """'y, line 3' / 'x [2]' / 'line 5' / 'model.fc1, line 9': the file-facing part of a node's label."""
+def node_caption(node: Any, *, with_module: bool = True) -> str:
+    """'y, line 3' / 'x [2]' / 'line 5' / 'model.fc1, line 9': the file-facing part of a node's label
+    (``with_module=False``: without the module path, for a node drawn inside its module's box); a module
+    drawn as one node (``--depth``) reads 'loss, 3 nodes, line 9' (the names of the tensors inside it)."""
+    if node.kind == "module":
+        return ", ".join([*([", ".join(node.names)] if node.names else []),
+                          f"{node.members} node{'s' if node.members != 1 else ''}",
+                          *([f"line {node.line}"] if node.line is not None else [])])
     parts = []
     if node.names:
         parts.append(", ".join(node.names))
@@ -31,7 +37,7 @@ def node_caption(node: Any) -> str:
     # an AccumulateGrad node is made where its leaf is first used, not where the leaf was made:
     # its line would mislead, so only op nodes show theirs (JSON keeps every node's line)
     module = getattr(node, "module", None)
-    if module:
+    if module and with_module:
         parts.append(module)  # the nn.Module call that made it (SPEC §2b)
     if node.line is not None and node.kind != "accumulate":
         parts.append(f"line {node.line}")
@@ -136,6 +142,37 @@ def _dot_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
+def module_boxes(graph: Any) -> tuple[dict[str, list], dict[Optional[str], list[str]]]:
+    """The module boxes of a graph: ``(members, children)`` -- ``members[path]``: the ids of the nodes drawn
+    directly in that module's box (made in its own forward, not a submodule's); ``children[path]``: the
+    boxes nested in it (``children[None]``: the outermost ones).  A node of kind ``module`` (``--depth``)
+    sits in its parent's box.  Every path's ancestors get a box (a submodule's call runs inside its
+    parent's), in first-seen order."""
+    members: dict[str, list] = {}
+    children: dict[Optional[str], list[str]] = {None: []}
+
+    def add(path: str) -> None:
+        if path in members:
+            return
+        parent = path.rpartition(".")[0] or None
+        if parent is not None:
+            add(parent)
+        members[path] = []
+        children.setdefault(parent, []).append(path)
+        children.setdefault(path, [])
+
+    for n in graph.nodes:
+        if n.module is not None:
+            add(n.module)
+            members[n.module].append(n.id)
+    return members, children
+
+
+def _module_title(graph: Any, path: str) -> str:
+    cls = (getattr(graph, "modules", None) or {}).get(path)
+    return f"{path} ({cls})" if cls and cls != path else path
+
+
 def to_dot(graph: Any, *, show_saved: bool = False) -> str:
     """Graphviz DOT text: nodes labelled with grad_fn name, file names and lines."""
     lines = [
@@ -145,8 +182,16 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
         '  edge [color="#555555"];',
     ]
     roots = set(graph.roots)
+    node_lines: dict[int, str] = {}
     for n in graph.nodes:
         label_lines = []
+        if n.kind == "module":
+            label_lines.append(_module_title(graph, n.name))
+            label_lines.append(f"{n.members} node{'s' if n.members != 1 else ''} (--depth)")
+            label = "\n".join(label_lines)
+            node_lines[n.id] = (f'n{n.id} [label="{_dot_escape(label)}", shape=box3d, style="filled", '
+                                f'fillcolor="#fff2cc"];')
+            continue
         if n.kind == "accumulate":
             label_lines.append(", ".join(n.names) + (" " + _shape(n.shape) if n.shape is not None else "")
                                if n.names else _shape(n.shape) or "leaf")
@@ -154,7 +199,7 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
             fill = "#cfe2f3"
         else:
             label_lines.append(n.name)
-            cap = node_caption(n)
+            cap = node_caption(n, with_module=False)
             if cap:
                 label_lines.append(cap)
             fill = "#d9ead3" if n.id in roots else ("#f3f3f3" if n.kind == "view" else "white")
@@ -165,7 +210,27 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
             if sc:
                 label_lines.append(sc)
         label = "\n".join(label_lines)
-        lines.append(f'  n{n.id} [label="{_dot_escape(label)}", fillcolor="{fill}"];')
+        node_lines[n.id] = f'n{n.id} [label="{_dot_escape(label)}", fillcolor="{fill}"];'
+    members, children = module_boxes(graph)
+    boxed = {i for ids in members.values() for i in ids}
+    for n in graph.nodes:
+        if n.id not in boxed:
+            lines.append("  " + node_lines[n.id])
+    counter = [0]
+
+    def cluster(path: str, indent: str) -> None:
+        counter[0] += 1
+        lines.append(f"{indent}subgraph cluster_{counter[0]} {{")
+        lines.append(f'{indent}  label="{_dot_escape(_module_title(graph, path))}"; labeljust="l"; '
+                     'style="rounded,dashed"; color="#7f7f7f"; fontname="Helvetica"; fontsize=10;')
+        for i in members[path]:
+            lines.append(f"{indent}  {node_lines[i]}")
+        for child in children.get(path, ()):
+            cluster(child, indent + "  ")
+        lines.append(f"{indent}}}")
+
+    for top in children[None]:
+        cluster(top, "  ")
     for n in graph.nodes:
         for c, _ in n.next:
             if c is not None:
@@ -181,9 +246,15 @@ def _mermaid_escape(s: str) -> str:
 def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
     """A Mermaid flowchart, top (leaves) to bottom (roots)."""
     lines = ["flowchart TB"]
+    node_lines: dict[int, str] = {}
     for n in graph.nodes:
+        if n.kind == "module":
+            label = "<br/>".join(_mermaid_escape(p) for p in (
+                _module_title(graph, n.name), f"{n.members} node{'s' if n.members != 1 else ''} (--depth)"))
+            node_lines[n.id] = f'n{n.id}[["{label}"]]'
+            continue
         parts = [n.name]
-        cap = node_caption(n)
+        cap = node_caption(n, with_module=False)
         if cap:
             parts.append(cap)
         if getattr(graph, "values", False):
@@ -195,9 +266,27 @@ def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
         label = "<br/>".join(_mermaid_escape(p) for p in parts)
         shape_open, shape_close = ("([", "])") if n.kind == "accumulate" else ('["', '"]')
         if n.kind == "accumulate":
-            lines.append(f'  n{n.id}(["{label}"])')
+            node_lines[n.id] = f'n{n.id}(["{label}"])'
         else:
-            lines.append(f"  n{n.id}{shape_open}{label}{shape_close}")
+            node_lines[n.id] = f"n{n.id}{shape_open}{label}{shape_close}"
+    members, children = module_boxes(graph)
+    boxed = {i for ids in members.values() for i in ids}
+    for n in graph.nodes:
+        if n.id not in boxed:
+            lines.append("  " + node_lines[n.id])
+    counter = [0]
+
+    def box(path: str, indent: str) -> None:
+        counter[0] += 1
+        lines.append(f'{indent}subgraph m{counter[0]}["{_mermaid_escape(_module_title(graph, path))}"]')
+        for i in members[path]:
+            lines.append(f"{indent}  {node_lines[i]}")
+        for child in children.get(path, ()):
+            box(child, indent + "  ")
+        lines.append(f"{indent}end")
+
+    for top in children[None]:
+        box(top, "  ")
     for n in graph.nodes:
         for c, _ in n.next:
             if c is not None:
