@@ -488,6 +488,11 @@ def graph_command(
         typer.Option("--hide", metavar="accumulate,views", show_default=False,
                      help="Leave out AccumulateGrad nodes and/or view nodes (edges pass through)."),
     ] = None,
+    unroll: Annotated[
+        bool, typer.Option("--unroll", help="Draw every node: pictures (dot, svg, png, mermaid) of graphs above "
+                                            "30 nodes otherwise draw each loop's repeated iterations once, "
+                                            "with their count.")
+    ] = False,
     depth: Annotated[
         Optional[int],
         typer.Option("--depth", metavar="N", min=1, show_default=False,
@@ -556,6 +561,10 @@ def graph_command(
             from .app.render.panels import error_panel
 
             make_console(stderr=True).print(error_panel(result.error, result.file, result.source))
+        if out_format in ("dot", "svg", "png", "mermaid") and not unroll:
+            from .app.graph import roll_loops
+
+            graph = roll_loops(graph, result.source)
         if result.error is None or graph.nodes or out_format == "json":
             write_graph(graph, out_format, output, show_saved=show_saved, out=make_console())
         return exit_status(result, kind)

@@ -32,6 +32,10 @@ def report_command(
         typer.Option("--output", "-o", metavar="PATH", show_default=False,
                      help="The HTML file to write (e.g. report.html); written atomically, never over FILE."),
     ],
+    unroll: Annotated[
+        bool, typer.Option("--unroll", help="Draw every node (a graph above 30 nodes otherwise draws each loop's "
+                                            "repeated iterations once, with their count).")
+    ] = False,
     sets: SetOpt = None,
     requires_grad: RequiresGradOpt = None,
     retain_grad: RetainGradOpt = None,
@@ -79,7 +83,7 @@ def report_command(
         )
         import dataclasses
 
-        from .app.graph import build_graph, render_with_dot, write_atomic
+        from .app.graph import build_graph, render_with_dot, roll_loops, write_atomic
         from .app.render import graphfmt
         from .app.render.console import make_console
         from .app.render.report_html import render_html
@@ -90,13 +94,14 @@ def report_command(
         result = execute(file, options, argv=invocation("report", file))
         annotate(result, dataclasses.replace(options, trace=False))
         graph = build_graph(result)
+        drawn = graph if unroll else roll_loops(graph, result.source)
         svg, problem = None, None
         if graph.nodes:
             try:
-                svg = render_with_dot(graphfmt.to_dot(graph, show_saved=True), "svg").decode("utf-8", "replace")
+                svg = render_with_dot(graphfmt.to_dot(drawn, show_saved=True), "svg").decode("utf-8", "replace")
             except Exception as e:  # noqa: BLE001 - no renderer: the page still has everything but the drawing
                 problem = f"the graph could not be drawn: {getattr(e, 'message', e)}"
-        page = render_html(build_report(result, graph, svg, problem))
+        page = render_html(build_report(result, graph, svg, problem, drawn=drawn))
         write_atomic(output, page.encode("utf-8"), "--output")
         err = make_console(stderr=True)
         from rich.text import Text

@@ -93,6 +93,16 @@ class GraphNode:
     module: Optional[str] = None  # the innermost nn.Module call that made it (``model.fc1``), SPEC §2b
     # --depth: a module drawn as one node (kind 'module') stands for this many nodes made inside it
     members: int = 0
+    # the engine's creation order of the node (Node._seq), for rolling loops; None for a leaf's AccumulateGrad
+    seq: Optional[int] = None
+    # a rolled loop (roll_loops): this node stands for the same node of each of ``repeat`` iterations of the
+    # loop whose ``for``/``while`` is at line ``loop_line``; ``rolled`` are the ids of those nodes in the
+    # unrolled graph, first iteration first
+    repeat: int = 0
+    loop_line: Optional[int] = None
+    rolled: list[int] = field(default_factory=list)
+    # a rolled node's inputs that come from the iteration before (the loop's recurrence: ``h = f(h)``)
+    from_previous: list[int] = field(default_factory=list)
     # --values (autograd/values.py summaries): the output's value when it was made (a leaf: its value at the end)
     value: Optional[dict] = None
     # --values: the gradient of the root w.r.t. this node's output in the last backward pass that ran the node
@@ -117,6 +127,8 @@ class Graph:
     # module path -> its class name, for every nn.Module call that made a node (``{"model.fc1": "Linear"}``);
     # the renderers draw a box per path (SPEC §2b)
     modules: dict[str, str] = field(default_factory=dict)
+    # a rolled copy (roll_loops): the unrolled graph's node id -> this graph's node id
+    rolled_from: dict[int, int] = field(default_factory=dict)
 
     def node(self, node_id: int) -> GraphNode:
         return self._index[node_id]
@@ -210,6 +222,136 @@ def _default_roots(result: Any) -> list[tuple[str, Any]]:
                 visited.add(id(child))
                 stack.append(child)
     return [(name, fn) for name, fn in starts if id(fn) not in reached]
+
+
+#: graphs of more nodes than this are drawn with their loops rolled up (``graph --unroll`` draws every node)
+ROLL_ABOVE = 30
+
+
+def _loop_ranges(source: str) -> list[tuple[int, int, int]]:
+    """``(loop line, first body line, last body line)`` of every outermost ``for``/``while`` of the source
+    (a loop inside a function or class body counts too; one nested in another loop does not)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return []
+    out: list[tuple[int, int, int]] = []
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.For, ast.While, ast.AsyncFor)) and child.body:
+                out.append((child.lineno, child.body[0].lineno, max(getattr(child, "end_lineno", child.lineno),
+                                                                    child.body[-1].lineno)))
+            else:
+                stack.append(child)
+    return sorted(out)
+
+
+def _period(sigs: list) -> int:
+    """The smallest p with ``sigs[i] == sigs[i + p]`` for every i, p dividing len(sigs); len(sigs) if none."""
+    n = len(sigs)
+    for p in range(1, n // 2 + 1):
+        if n % p == 0 and all(sigs[i] == sigs[i + p] for i in range(n - p)):
+            return p
+    return n
+
+
+def roll_loops(graph: Graph, source: str, above: int = ROLL_ABOVE) -> Graph:
+    """A copy of ``graph`` with each loop's repeated iterations drawn once (issue 23 must-have 3), or
+    ``graph`` itself when it has at most ``above`` nodes or no loop to roll.
+
+    The nodes a ``for``/``while`` body made (by line; a leaf's AccumulateGrad is shared, never rolled),
+    in creation order (``GraphNode.seq``), must repeat one pattern of (name, line, module) N >= 2 times:
+    then the pattern's k-th node stands for the k-th node of every iteration (``repeat`` = N, ``rolled``
+    = their ids), and every edge keeps its ends' pattern positions -- an iteration's edge to the one before
+    becomes an edge between pattern nodes (a self-edge for a chain ``x = x * c``).  A loop whose
+    iterations differ (a branch taken in some) is left unrolled.
+    """
+    if len(graph.nodes) <= above:
+        return graph
+    ranges = _loop_ranges(source)
+    if not ranges:
+        return graph
+    pos: dict[int, tuple[int, int]] = {}  # node id -> (loop index, position in the pattern)
+    iteration: dict[int, int] = {}  # node id -> its iteration (0 = the first)
+    reps: list[tuple[int, int, list, list]] = []  # per rolled loop: (loop line, N, pattern nodes, members)
+    for loop_line, lo, hi in ranges:
+        body = sorted((n for n in graph.nodes if n.seq is not None and n.line is not None and lo <= n.line <= hi),
+                      key=lambda n: n.seq)
+        if len(body) < 2:
+            continue
+        sigs = [(n.name, n.line, n.module) for n in body]
+        p = _period(sigs)
+        n_iter = len(body) // p
+        if n_iter < 2:
+            continue
+        li = len(reps)
+        pattern = body[-p:]  # the last iteration's nodes: they carry the names the file kept (hx, loss)
+        members = [[body[i * p + k].id for i in range(n_iter)] for k in range(p)]
+        reps.append((loop_line, n_iter, pattern, members))
+        for k in range(p):
+            for i, nid in enumerate(members[k]):
+                pos[nid] = (li, k)
+                iteration[nid] = i
+    if not reps:
+        return graph
+    import copy
+
+    new = Graph(file=graph.file, roots=[], nodes=[], notes=list(graph.notes), error=graph.error,
+                values=graph.values, modules=dict(graph.modules))
+    rep_id: dict[tuple[int, int], int] = {}
+    out_nodes: list[GraphNode] = []
+    old_to_new: dict[int, int] = {}
+    for n in graph.nodes:
+        key = pos.get(n.id)
+        if key is None:
+            m = copy.copy(n)
+            m.next = list(n.next)
+            out_nodes.append(m)
+            old_to_new[n.id] = len(out_nodes) - 1
+            continue
+        if key in rep_id:
+            old_to_new[n.id] = rep_id[key]
+            continue
+        loop_line, n_iter, pattern, members = reps[key[0]]
+        base = pattern[key[1]]
+        m = copy.copy(base)
+        m.repeat, m.loop_line, m.rolled = n_iter, loop_line, list(members[key[1]])
+        m.names = sorted({nm for nid in members[key[1]] for nm in graph.node(nid).names},
+                         key=lambda s: (s not in base.names, s))
+        m.tensor = m.names[0] if m.names else None
+        out_nodes.append(m)
+        rep_id[key] = len(out_nodes) - 1
+        for nid in members[key[1]]:
+            old_to_new[nid] = rep_id[key]
+    nexts: dict[int, list] = {i: [] for i in range(len(out_nodes))}
+    previous: dict[int, set] = {i: set() for i in range(len(out_nodes))}
+    for n in graph.nodes:
+        me = old_to_new[n.id]
+        for c, i in n.next:
+            nexts[me].append((None if c is None else old_to_new[c], i))
+            if c is not None and c in pos and n.id in pos and pos[c][0] == pos[n.id][0] \
+                    and iteration[c] != iteration[n.id]:
+                previous[me].add(old_to_new[c])
+    for i, m in enumerate(out_nodes):
+        m.id = i
+        m.from_previous = sorted(previous[i])
+        seen_edges: list = []
+        for e in nexts[i]:
+            if e not in seen_edges and not (e[0] is None and m.repeat and any(x[0] is not None and x[1] == e[1]
+                                                                            for x in nexts[i])):
+                seen_edges.append(e)
+        m.next = seen_edges
+    new.nodes = out_nodes
+    new.rolled_from = dict(old_to_new)
+    new.roots = list(dict.fromkeys(old_to_new[r] for r in graph.roots))
+    new._reindex()
+    rolled = ", ".join(f"the loop at line {ln} (× {n_iter})" for ln, n_iter, _, _ in reps)
+    new.notes.append(f"rolled {rolled}: each node stands for its iterations; --unroll draws every node")
+    return new
 
 
 def _module_classes(result: Any) -> dict[str, str]:
@@ -442,6 +584,7 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
             tensor=names[0] if names else None,
             names=names,
             line=int(line) if isinstance(line, int) else None,
+            seq=fn._seq if kind != "accumulate" and isinstance(getattr(fn, "_seq", None), int) else None,
             kind=kind,
             saved=_saved_of(fn),
             next=[(numbering.get(id(c)) if c is not None else None, i) for c, i in _next_edges(fn)],

@@ -112,13 +112,16 @@ def _error(err: Any) -> Optional[dict]:
                         for r in getattr(err, "related", None) or ()]}
 
 
-def build_report(result: Any, graph: Any, svg: Optional[str], svg_problem: Optional[str] = None) -> dict:
+def build_report(result: Any, graph: Any, svg: Optional[str], svg_problem: Optional[str] = None,
+                 drawn: Any = None) -> dict:
     """The report of one run as plain data (see the module doc).
 
     result: a RunResult run with ``RunOptions.trace`` (its ``why`` notes computed, app/why.annotate);
-    graph: its :class:`~gradcli.app.graph.Graph`; svg: Graphviz's drawing of it (``<title>nID</title>`` per
-    node), or None with ``svg_problem`` saying why.
+    graph: its :class:`~gradcli.app.graph.Graph`; drawn: the graph as drawn when it differs (loops rolled,
+    app/graph.roll_loops: a rolled node lists its iterations' steps); svg: Graphviz's drawing of ``drawn``
+    (``<title>nID</title>`` per node), or None with ``svg_problem`` saying why.
     """
+    drawn = graph if drawn is None else drawn
     from .records import dtype_name, grad_fn_name, raw_grad
 
     notes = getattr(result, "why", None) or {}
@@ -135,26 +138,30 @@ def build_report(result: Any, graph: Any, svg: Optional[str], svg_problem: Optio
                                               "line": note.line},
         })
     nodes = []
-    for n in graph.nodes:
+    for n in drawn.nodes:
         nodes.append({
             "id": n.id, "name": n.name, "kind": n.kind, "line": n.line, "names": list(n.names),
             "shape": n.shape, "module": n.module, "root": n.id in graph.roots,
             "saved": [{"name": s.name, "shape": s.shape, "freed": bool(s.freed)} for s in n.saved],
             "next": [c for c, _ in n.next],
+            "repeat": n.repeat, "loop_line": n.loop_line,
         })
     lines = result.source.splitlines()
     made: dict[int, list[int]] = {}
     for n in nodes:
         if n["line"] is not None:
             made.setdefault(n["line"], []).append(n["id"])
-    steps, left = _trace(result, _node_objects(result, graph)) if graph.nodes else _trace(result, {})
+    by_obj = _node_objects(result, graph) if graph.nodes else {}
+    if drawn is not graph and drawn.rolled_from:
+        by_obj = {k: drawn.rolled_from.get(v, v) for k, v in by_obj.items()}
+    steps, left = _trace(result, by_obj)
     return {
         "file": result.file,
         "ok": bool(result.ok),
         "source": [{"line": i, "text": text, "nodes": made.get(i, [])} for i, text in enumerate(lines, 1)],
         "stdout": result.stdout,
         "tensors": tensors,
-        "graph": {"nodes": nodes, "roots": list(graph.roots), "notes": list(graph.notes)},
+        "graph": {"nodes": nodes, "roots": list(drawn.roots), "notes": list(drawn.notes)},
         "svg": svg,
         "svg_problem": svg_problem,
         "trace": steps,

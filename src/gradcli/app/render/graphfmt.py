@@ -142,6 +142,11 @@ def _dot_escape(s: str) -> str:
     return s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
 
 
+def repeat_caption(node: Any) -> str:
+    """'× 6 (the loop at line 9)': a rolled node's count of iterations (app/graph.roll_loops)."""
+    return f"× {node.repeat} (the loop at line {node.loop_line})"
+
+
 def module_boxes(graph: Any) -> tuple[dict[str, list], dict[Optional[str], list[str]]]:
     """The module boxes of a graph: ``(members, children)`` -- ``members[path]``: the ids of the nodes drawn
     directly in that module's box (made in its own forward, not a submodule's); ``children[path]``: the
@@ -203,6 +208,8 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
             if cap:
                 label_lines.append(cap)
             fill = "#d9ead3" if n.id in roots else ("#f3f3f3" if n.kind == "view" else "white")
+        if n.repeat:
+            label_lines.append(repeat_caption(n))
         if getattr(graph, "values", False):
             label_lines.extend(value_lines(n))
         if show_saved:
@@ -234,7 +241,10 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
     for n in graph.nodes:
         for c, _ in n.next:
             if c is not None:
-                lines.append(f"  n{c} -> n{n.id};")
+                if c in getattr(n, "from_previous", ()):  # a rolled loop's recurrence
+                    lines.append(f'  n{c} -> n{n.id} [style=dashed, label="previous iteration", fontsize=9];')
+                else:
+                    lines.append(f"  n{c} -> n{n.id};")
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -257,6 +267,8 @@ def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
         cap = node_caption(n, with_module=False)
         if cap:
             parts.append(cap)
+        if n.repeat:
+            parts.append(repeat_caption(n))
         if getattr(graph, "values", False):
             parts.extend(value_lines(n))
         if show_saved:
@@ -290,5 +302,6 @@ def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
     for n in graph.nodes:
         for c, _ in n.next:
             if c is not None:
-                lines.append(f"  n{c} --> n{n.id}")
+                arrow = "-. previous iteration .->" if c in getattr(n, "from_previous", ()) else "-->"
+                lines.append(f"  n{c} {arrow} n{n.id}")
     return "\n".join(lines) + "\n"

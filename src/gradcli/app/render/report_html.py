@@ -254,6 +254,7 @@ footer { padding: 8px 16px; color: var(--muted); font-size: 12px; }
     if (n.names.length) row(dl, "tensor", n.names.join(", ") + (n.shape ? " " + shape(n.shape) : ""));
     if (n.line) row(dl, "line", lineLink(n.line, "line " + n.line + ": " + ((data.source[n.line - 1] || {}).text || "").trim()));
     if (n.module) row(dl, "module", n.module);
+    if (n.repeat) row(dl, "loop", "× " + n.repeat + ": this node stands for the same node of each iteration of the loop at line " + n.loop_line + " (graph --unroll draws them all); the gradients below are each iteration's");
     var saved = el("ul", {id: "node-saved"});
     n.saved.forEach(function (s) {
       var li = el("li", {"class": s.freed ? "freed" : ""}, s.name + " " + shape(s.shape));
