@@ -393,8 +393,11 @@ class Tensor:
 
     @property
     def data(self) -> "Tensor":
-        """Like detach() but with its own version counter (PyTorch's .data escapes version checks)."""
+        """Like detach() but with its own version counter (PyTorch's .data escapes version checks).  It is an
+        inference tensor exactly when self is, inside inference_mode or not (PyTorch's variable_data copies the
+        tensor's key set; it is no op the mode reaches)."""
         t = Tensor._from_data(self._data, self._dtype)
+        t._inference = self._inference
         t._zero = self._zero
         if self._requires_grad:
             t._origin = ("data", _pos.loc, weakref.ref(self))
