@@ -196,7 +196,7 @@ EXACT_OPS = frozenset({
     "max", "min", "amax", "amin", "view", "reshape", "flatten", "view_as", "reshape_as", "unsqueeze", "squeeze",
     "transpose", "t", "permute", "expand", "expand_as", "broadcast_to", "repeat", "clone", "contiguous",
     "select", "narrow", "getitem", "cat", "stack", "split", "chunk", "unbind", "flip", "roll", "index_select",
-    "gather", "tril", "triu", "diagonal", "leaky_relu", "hardtanh", "relu6", "to", "float", "double", "half",
+    "gather", "tril", "triu", "diagonal", "diag", "leaky_relu", "hardtanh", "relu6", "to", "float", "double", "half",
     "long", "int", "bool", "type", "tensor", "as_tensor", "zeros", "ones", "empty", "full", "arange", "eye",
     "zeros_like", "ones_like", "empty_like", "full_like", "randn", "rand", "randint", "randn_like",
     "rand_like", "randint_like", "constant_pad_nd", "pad",
@@ -1603,6 +1603,21 @@ def _matrix(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     shape = x.shape[:-2] + (length,)
     kw = {"offset": str(k)} if k else {}
     return g.call(op, x.name, [], kw), g.result(shape, x.dtype, [x], view=True)
+
+
+@template("diag")
+def _diag(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
+    # 1-d: the (n + |k|)-square matrix with x on diagonal k; 2-d: a copy of diagonal k
+    if x.ndim not in (1, 2):
+        return None
+    k = g.pick([0, 0, 1, -1])
+    if x.ndim == 1:
+        n = x.shape[0] + abs(k)
+        shape: tuple = (n, n)
+    else:
+        rows, cols = x.shape
+        shape = (max(0, min(rows, cols - k) if k >= 0 else min(rows + k, cols)),)
+    return g.call(op, x.name, [str(k)] if k else []), g.result(shape, x.dtype, [x])
 
 
 # --- conversions, creation and random ops (non-differentiable or leaf makers) ---------------

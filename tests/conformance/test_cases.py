@@ -29,9 +29,7 @@ XFAIL: dict[str, str] = {
     # real snippets (tests/conformance/real_snippets, issues 17/18's kept-aside measure)
     "real_snippets/nn_optim__polynomial_optim": _N1,
     # real29's fresh batch (45 snippets, first pass 31/45): every failure class fixed
-    # real30's fresh batch (43 snippets, first pass 40/43)
-    "real_snippets/docs__func_jacrev_doc": "torch.diag is missing (unsupported at the first `expected = torch.diag(...)`)",
-    "real_snippets/docs__func_jacfwd_hessian_doc": "torch.diag is missing (unsupported at the first `expected = torch.diag(...)`)",
+    # real30's fresh batch (43 snippets, first pass 40/43): torch.diag added since
     "real_snippets/docs__func_vmap_doc": ("vmap of a function whose output requires grad through a tensor captured from "
                                           "outside (weights, requires_grad=True) is refused: gradcli's vmap runs per "
                                           "sample and stacks, PyTorch's batched kernels give the output its own grad_fn"),

@@ -70,9 +70,7 @@ def test_there_are_recorded_files():
 #: cases whose gradcli run fails where PyTorch's does not (tests/conformance/test_cases.py XFAIL says why):
 #: no tensors to explain
 #: (none since 2026-12-02: type(m) and Tensor.resize run; a case added here must be strict-xfail in test_cases.py)
-RUN_FAILS: dict = {"real_snippets/docs__func_jacrev_doc": "torch.diag is not implemented",
-                   "real_snippets/docs__func_jacfwd_hessian_doc": "torch.diag is not implemented",
-                   "real_snippets/docs__func_vmap_doc": "vmap of an output that requires grad outside vmap is refused"}
+RUN_FAILS: dict = {"real_snippets/docs__func_vmap_doc": "vmap of an output that requires grad outside vmap is refused"}
 
 
 def _param(s):

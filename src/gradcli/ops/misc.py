@@ -31,6 +31,7 @@ from .shape import composite_view
 
 __all__ = [
     "atan2",
+    "diag",
     "diagonal",
     "gather",
     "hypot",
@@ -544,6 +545,43 @@ def trace(input):
     return out
 
 
+class DiagEmbedBackward0(Node):
+    __slots__ = ("offset",)
+    formula = "self: grad.diagonal(offset, dim1, dim2)"
+
+    def apply(self, grads):
+        return (diagonal(grads[0], self.offset, 0, 1),)
+
+
+DiagonalBackward0_copy = type("DiagonalBackward0_copy", (DiagonalBackward0,), {"__slots__": ()})
+
+
+def diag(input, diagonal: int = 0):
+    """torch.diag: a 1-d input (n,) becomes the (n + |k|, n + |k|) matrix with it on diagonal k (PyTorch's
+    diag_embed, DiagEmbedBackward0); a 2-d input gives a copy of its diagonal k (diagonal_copy,
+    DiagonalBackward0_copy). Any dtype; other ranks are PyTorch's RuntimeError
+    "diag(): Supports 1D or 2D tensors. Got ND" (aten/src/ATen/native/TensorShape.cpp)."""
+    _need_tensor("diag", "input", 1, input)
+    check_int("diag", "diagonal", diagonal)
+    a = input._data
+    if a.ndim == 1:
+        n = a.shape[0] + abs(diagonal)
+        data = np.zeros((n, n), dtype=a.dtype)
+        if a.shape[0]:
+            _diag_view(data, diagonal, 0, 1)[...] = a
+        out, node = record(DiagEmbedBackward0, data, input._dtype, (input,))
+        if node is not None:
+            node.offset = diagonal
+        return out
+    if a.ndim == 2:
+        data = np.ascontiguousarray(_diag_view(a, diagonal, 0, 1))
+        out, node = record(DiagonalBackward0_copy, data, input._dtype, (input,))
+        if node is not None:
+            node.shape, node.offset, node.d1, node.d2 = a.shape, diagonal, 0, 1
+        return out
+    raise _runtime(f"diag(): Supports 1D or 2D tensors. Got {a.ndim}D")
+
+
 # --- roll -----------------------------------------------------------------------------------------------------
 
 
@@ -761,6 +799,9 @@ register("triu", triu, "misc", nodes=("TriuBackward0",), formula=TriuBackward0.f
          sample=lambda: ((_f64(2, 3, 3),), {}))
 register("diagonal", diagonal, "misc", nodes=("DiagonalBackward0",), formula=DiagonalBackward0.formula,
          sample=lambda: ((_f64(2, 3, 4),), {"offset": 1, "dim1": 1, "dim2": 2}))
+register("diag", diag, "misc", nodes=("DiagEmbedBackward0", "DiagonalBackward0_copy"),
+         formula=DiagEmbedBackward0.formula + "; 2-d: diagonal_backward(grad, sizes, offset, 0, 1)",
+         sample=lambda: ((_f64(3),), {"diagonal": 1}))
 register("trace", trace, "misc", nodes=("TraceBackward0",), formula=TraceBackward0.formula,
          sample=lambda: ((_f64(3, 4),), {}))
 register("roll", roll, "misc", nodes=("RollBackward0",), formula=RollBackward0.formula,
