@@ -162,7 +162,7 @@ BIG = ("x = torch.ones(3, requires_grad=True)\ny = x\nfor i in range(3000):\n   
 
 
 @pytest.mark.parametrize("option, name, args", [
-    ("--output", "out.dot", ["graph", "p.py", "--format", "dot", "--output", "out.dot"]),
+    ("--output", "out.dot", ["graph", "p.py", "--format", "dot", "--unroll", "--output", "out.dot"]),
     ("--snapshot", "snap.json", ["run", "p.py", "--snapshot", "snap.json"]),
 ])
 def test_killed_half_way_through_the_bytes_keeps_the_old_file(tmp_path, option, name, args):
