@@ -129,6 +129,9 @@ class Graph:
     modules: dict[str, str] = field(default_factory=dict)
     # a rolled copy (roll_loops): the unrolled graph's node id -> this graph's node id
     rolled_from: dict[int, int] = field(default_factory=dict)
+    # id(engine node) -> node id, as build_graph numbered them (empty after --hide / --depth renumbered them);
+    # the run's result keeps the engine nodes alive, so an id is not reused while the result lives
+    node_ids: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, node_id: int) -> GraphNode:
         return self._index[node_id]
@@ -567,6 +570,7 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
                            "nearest the roots (edges to the others are left out)")
 
     numbering = {id(fn): i for i, fn in enumerate(order)}
+    graph.node_ids = numbering
     modules = _module_labels(result, order)
     for fn in order:
         kind = _node_kind(fn)
@@ -603,6 +607,8 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
         _splice(graph, hide)
     if depth is not None:
         collapse_modules(graph, depth)
+    if hide or depth is not None:
+        graph.node_ids = {}  # renumbered
     return graph
 
 

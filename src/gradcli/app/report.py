@@ -16,7 +16,6 @@ No rich here, and no live engine object leaves this module.
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any, Optional
 
 __all__ = ["build_report", "MAX_TRACE_STEPS"]
@@ -31,45 +30,6 @@ def _text(t: Any) -> str:
 
     data = getattr(t, "_data", None)
     return "None" if data is None else short_values(data)
-
-
-def _node_objects(result: Any, graph: Any) -> dict[int, int]:
-    """``id(node object) -> graph node id``: the graph's breadth-first numbering from the same roots
-    (app/graph.py numbers the nodes in this order)."""
-    from .graph import _default_roots, _next_edges, _grad_fn
-
-    tensors = dict(result.tensors)
-    start: list = []
-    for rid in graph.roots:
-        n = graph.node(rid)
-        t = tensors.get(n.tensor) if n.tensor else None
-        fn = _grad_fn(t) if t is not None else None
-        if fn is None and t is not None:
-            acc = getattr(t, "_acc", None)
-            fn = acc() if callable(acc) else None
-        start.append(fn)
-    if any(fn is None for fn in start):
-        start = [fn for _, fn in _default_roots(result)]
-    order: list = []
-    seen: set = set()
-    queue: deque = deque()
-    for fn in start:
-        if fn is not None and id(fn) not in seen:
-            seen.add(id(fn))
-            order.append(fn)
-            queue.append(fn)
-    while queue and len(order) < len(graph.nodes):
-        fn = queue.popleft()
-        for child, _ in _next_edges(fn):
-            if child is not None and id(child) not in seen and len(order) < len(graph.nodes):
-                seen.add(id(child))
-                order.append(child)
-                queue.append(child)
-    by_obj = {}
-    for i, fn in enumerate(order):
-        if i < len(graph.nodes) and graph.nodes[i].name == type(fn).__name__:
-            by_obj[id(fn)] = graph.nodes[i].id
-    return by_obj
 
 
 def _trace(result: Any, by_obj: dict[int, int]) -> tuple[list[dict], int]:
@@ -151,7 +111,7 @@ def build_report(result: Any, graph: Any, svg: Optional[str], svg_problem: Optio
     for n in nodes:
         if n["line"] is not None:
             made.setdefault(n["line"], []).append(n["id"])
-    by_obj = _node_objects(result, graph) if graph.nodes else {}
+    by_obj = dict(graph.node_ids)
     if drawn is not graph and drawn.rolled_from:
         by_obj = {k: drawn.rolled_from.get(v, v) for k, v in by_obj.items()}
     steps, left = _trace(result, by_obj)

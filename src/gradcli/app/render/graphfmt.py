@@ -173,6 +173,30 @@ def module_boxes(graph: Any) -> tuple[dict[str, list], dict[Optional[str], list[
     return members, children
 
 
+def _grouped(graph: Any, node_lines: dict, box: Any) -> list[str]:
+    """The node lines of a picture, two-space indented: first the nodes outside every module box, then each
+    box (:func:`module_boxes`), nested by path; ``box(k, path)`` gives the k-th box's opening lines and its
+    closing line in the picture's syntax."""
+    members, children = module_boxes(graph)
+    boxed = {i for ids in members.values() for i in ids}
+    out = ["  " + node_lines[n.id] for n in graph.nodes if n.id not in boxed]
+    count = 0
+
+    def emit(path: str, indent: str) -> None:
+        nonlocal count
+        count += 1
+        opening, closing = box(count, path)
+        out.extend(indent + line for line in opening)
+        out.extend(f"{indent}  {node_lines[i]}" for i in members[path])
+        for child in children.get(path, ()):
+            emit(child, indent + "  ")
+        out.append(indent + closing)
+
+    for top in children[None]:
+        emit(top, "  ")
+    return out
+
+
 def _module_title(graph: Any, path: str) -> str:
     cls = (getattr(graph, "modules", None) or {}).get(path)
     return f"{path} ({cls})" if cls and cls != path else path
@@ -218,26 +242,10 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
                 label_lines.append(sc)
         label = "\n".join(label_lines)
         node_lines[n.id] = f'n{n.id} [label="{_dot_escape(label)}", fillcolor="{fill}"];'
-    members, children = module_boxes(graph)
-    boxed = {i for ids in members.values() for i in ids}
-    for n in graph.nodes:
-        if n.id not in boxed:
-            lines.append("  " + node_lines[n.id])
-    counter = [0]
-
-    def cluster(path: str, indent: str) -> None:
-        counter[0] += 1
-        lines.append(f"{indent}subgraph cluster_{counter[0]} {{")
-        lines.append(f'{indent}  label="{_dot_escape(_module_title(graph, path))}"; labeljust="l"; '
-                     'style="rounded,dashed"; color="#7f7f7f"; fontname="Helvetica"; fontsize=10;')
-        for i in members[path]:
-            lines.append(f"{indent}  {node_lines[i]}")
-        for child in children.get(path, ()):
-            cluster(child, indent + "  ")
-        lines.append(f"{indent}}}")
-
-    for top in children[None]:
-        cluster(top, "  ")
+    lines.extend(_grouped(graph, node_lines, lambda k, path: (
+        [f"subgraph cluster_{k} {{",
+         f'  label="{_dot_escape(_module_title(graph, path))}"; labeljust="l"; style="rounded,dashed"; '
+         'color="#7f7f7f"; fontname="Helvetica"; fontsize=10;'], "}")))
     for n in graph.nodes:
         for c, _ in n.next:
             if c is not None:
@@ -281,24 +289,8 @@ def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
             node_lines[n.id] = f'n{n.id}(["{label}"])'
         else:
             node_lines[n.id] = f"n{n.id}{shape_open}{label}{shape_close}"
-    members, children = module_boxes(graph)
-    boxed = {i for ids in members.values() for i in ids}
-    for n in graph.nodes:
-        if n.id not in boxed:
-            lines.append("  " + node_lines[n.id])
-    counter = [0]
-
-    def box(path: str, indent: str) -> None:
-        counter[0] += 1
-        lines.append(f'{indent}subgraph m{counter[0]}["{_mermaid_escape(_module_title(graph, path))}"]')
-        for i in members[path]:
-            lines.append(f"{indent}  {node_lines[i]}")
-        for child in children.get(path, ()):
-            box(child, indent + "  ")
-        lines.append(f"{indent}end")
-
-    for top in children[None]:
-        box(top, "  ")
+    lines.extend(_grouped(graph, node_lines, lambda k, path: (
+        [f'subgraph m{k}["{_mermaid_escape(_module_title(graph, path))}"]'], "end")))
     for n in graph.nodes:
         for c, _ in n.next:
             if c is not None:
