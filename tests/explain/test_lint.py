@@ -506,6 +506,28 @@ def test_unknown_op_second_backward_says_may():
     assert [(f.kind, f.certain) for f in found] == [("second_backward", False)]
 
 
+GRAD_SHAPE_FIRST = src("""
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = torch.outer(x, x)
+    torch.autograd.grad(y, x, grad_outputs=torch.ones_like(y))
+    torch.autograd.grad(y, x, grad_outputs=GOUT)
+    """)
+
+
+@pytest.mark.parametrize("gout, finding, error", [
+    ("torch.ones_like(x)", [], "grad_shape"),  # the shape check of _make_grads comes before the engine runs
+    ("torch.ones_like(y)", [("second_backward", 4, True)], "second_backward"),
+])
+def test_gradient_shape_mismatch_comes_before_second_backward(gout, finding, error):
+    """A recorded Stack Overflow snippet (68778401) made lint claim second_backward where PyTorch raises
+    "Mismatch in shape": with a gradient whose shape differs, no freed-graph finding."""
+    source = GRAD_SHAPE_FIRST.replace("GOUT", gout)
+    found = lint_source(source, "case.py").findings
+    assert [(f.kind, f.line, f.certain) for f in found] == finding
+    doc = torch_doc(source)
+    assert (doc["error"]["kind"], doc["error"]["line"]) == (error, 4)
+
+
 def test_no_false_alarm_when_nothing_was_saved():
     """(x + 1).sum() saves nothing: PyTorch runs the second backward, and lint says nothing."""
     source = src("""

@@ -1169,7 +1169,7 @@ class Linter:
             retain = kwargs.get("retain_graph", args[1] if len(args) > 1 else None)
             create = kwargs.get("create_graph", args[2] if len(args) > 2 else False)
             inputs = kwargs.get("inputs", args[3] if len(args) > 3 else None)
-            self.backward([t], gradient is not None, retain, create, inputs, node, "backward")
+            self.backward([t], gradient, retain, create, inputs, node, "backward")
             return None
         if name == "requires_grad_":
             flag = kwargs.get("requires_grad", args[0] if args else True)
@@ -1257,7 +1257,7 @@ class Linter:
             create = kwargs.get("create_graph", args[3] if len(args) > 3 else False)
             inputs = kwargs.get("inputs", args[5] if len(args) > 5 else None)
             roots = list(tensors) if isinstance(tensors, (list, tuple)) else [tensors]
-            self.backward(roots, grads is not None, retain, create, inputs, node, "backward")
+            self.backward(roots, grads, retain, create, inputs, node, "backward")
             return None
         if path in ("torch.autograd.grad",):
             outs = args[0] if args else kwargs.get("outputs")
@@ -1266,7 +1266,7 @@ class Linter:
             retain = kwargs.get("retain_graph", args[3] if len(args) > 3 else None)
             create = kwargs.get("create_graph", args[4] if len(args) > 4 else False)
             roots = list(outs) if isinstance(outs, (list, tuple)) else [outs]
-            self.backward(roots, gouts is not None, retain, create, ins, node, "grad")
+            self.backward(roots, gouts, retain, create, ins, node, "grad")
             insl = list(ins) if isinstance(ins, (list, tuple)) else [ins]
             return tuple(AbsTensor(t_and(create, True) if create is True else False, None,
                                    x.shape if isinstance(x, AbsTensor) else None) for x in insl)
@@ -1490,9 +1490,33 @@ class Linter:
 
         return {n: True if kind == "backward" and n in targets else leads(n) for n in reach}
 
-    def backward(self, roots: list, gradient_given: bool, retain: Any, create: Any, inputs: Any, node: ast.Call,
+    @staticmethod
+    def gradient_shapes_match(roots: list, gradient: Any) -> Optional[bool]:
+        """Whether every given gradient has its output's shape: True surely, False surely not, None unknown
+        (PyTorch's rule: ``torch.autograd.__init__._make_grads`` requires equal shapes)."""
+        grads = list(gradient) if isinstance(gradient, (list, tuple)) else [gradient]
+        if len(grads) != len(roots):
+            return None
+        out: Optional[bool] = True
+        for r, g in zip(roots, grads):
+            if g is None:
+                continue
+            if not (isinstance(r, AbsTensor) and isinstance(g, AbsTensor)) or r.shape is None or g.shape is None:
+                out = None
+            elif tuple(r.shape) != tuple(g.shape):
+                return False
+        return out
+
+    def backward(self, roots: list, gradient: Any, retain: Any, create: Any, inputs: Any, node: ast.Call,
                  kind: str) -> None:
+        """``gradient`` is the call's gradient= / grad_tensors= / grad_outputs= value (None when absent)."""
         line, col = node.lineno, node.col_offset
+        gradient_given = gradient is not None
+        # torch.autograd's _make_grads checks each gradient's shape against its output before the engine
+        # runs, so a mismatch ("Mismatch in shape") comes before any freed-graph error
+        shapes_match = self.gradient_shapes_match(roots, gradient) if gradient_given else True
+        if shapes_match is False:
+            return
         self.backward_calls.add(id(node))
         where = "torch.autograd.grad" if kind == "grad" else "backward()"
         troots = [r for r in roots if isinstance(r, AbsTensor)]
@@ -1523,7 +1547,7 @@ class Linter:
         pruned = inputs is not None
         runs = self.runs_with_inputs(reach, inputs, kind) if pruned else None
         # a second backward through freed nodes (with inputs=: through those it runs)
-        freed = [(n, self.sure and path_sure and n.freed_sure and n.saves_any is True
+        freed = [(n, self.sure and path_sure and n.freed_sure and n.saves_any is True and shapes_match is True
                   and (not pruned or (runs is not None and runs[n] is True)))
                  for n, path_sure in reach.items() if n.freed is not None and n.saves_any is not False
                  and not (runs is not None and runs[n] is False)]
