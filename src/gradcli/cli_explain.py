@@ -197,8 +197,8 @@ def modes_command(
     debug: DebugOpt = False,
 ) -> None:
     """Run FILE as written and with the target computed under no_grad, set_grad_enabled(False),
-    inference_mode, detach(), requires_grad_(False) and .data: one table of flags and gradients,
-    then what each switch does."""
+    inference_mode, detach(), requires_grad_(False) and .data, and after model.eval() when it calls
+    an nn.Module: one table of flags and gradients, then what each switch does."""
 
     def body() -> ExitStatus:
         from .app import options as opt

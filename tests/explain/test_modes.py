@@ -10,7 +10,7 @@ import pytest
 from conftest import src, torch_doc
 
 from gradcli.app.compare import diff_documents
-from gradcli.app.modes import MODES, SUMMARY, rewrite, run_modes
+from gradcli.app.modes import MODES, MODULE_MODES, SUMMARY, rewrite, run_modes
 from gradcli.app.records import run_document
 from gradcli.lang.result import RunOptions
 from gradcli.lang.run import run_file
@@ -37,6 +37,8 @@ EXPECTED = {
     # .data cuts h out of the graph as detach() does (the in-place difference is in tests/explain/test_lint.py)
     ".data": ("leaf, no rg", None, [2.0, 2.0], None),
 }
+#: the switches that apply to a file calling no nn.Module (model.eval() needs one)
+PLAIN = tuple(m for m in MODES if m not in MODULE_MODES)
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +46,10 @@ def report():
     return run_modes(FILE, "case.py", RunOptions(), "h")
 
 
-def test_modes_are_the_six_switches():
+def test_modes_are_the_seven_switches():
     assert MODES == ("as written", "no_grad", "set_grad_enabled(False)", "inference_mode", "detach()",
-                     "requires_grad_(False)", ".data")
+                     "requires_grad_(False)", ".data", "model.eval()")
+    assert MODULE_MODES == ("model.eval()",)
     assert set(SUMMARY) == set(MODES[1:])
 
 
@@ -71,7 +74,11 @@ def test_rewrite_inside_a_block_keeps_the_indentation():
     assert text == "for i in range(2):\n    with torch.no_grad(): h = i * 2\n" and lines == [2]
 
 
-@pytest.mark.parametrize("mode", MODES)
+def test_module_modes_are_left_out_without_a_module(report):
+    assert [r.mode for r in report.runs] == list(PLAIN)
+
+
+@pytest.mark.parametrize("mode", PLAIN)
 def test_mode(report, mode):
     run = next(r for r in report.runs if r.mode == mode)
     flags, xg, wg, outcome = EXPECTED[mode]
@@ -96,7 +103,7 @@ def test_why_notes_name_the_switch(report):
 
 
 @pytest.mark.torch
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", PLAIN)
 def test_each_variant_runs_as_in_pytorch(mode):
     text, _ = rewrite(FILE, "h", mode)
     mine = run_document(run_file(text, "case.py", RunOptions()))
@@ -122,7 +129,7 @@ def test_cli_json(cli):
     code, out, _ = cli(FILE, "modes", "{file}", "--json")
     doc = json.loads(out)
     assert doc["schema"] == "gradcli.modes/1" and doc["target"] == "h" and doc["lines"] == [3]
-    assert [m["mode"] for m in doc["modes"]] == list(MODES)
+    assert [m["mode"] for m in doc["modes"]] == list(PLAIN)
     nog = doc["modes"][1]
     assert nog["differs"] == ["x", "w", "h"]
     assert next(t for t in nog["tensors"] if t["name"] == "h")["requires_grad"] is False
@@ -171,4 +178,4 @@ def test_cli_side_by_side_at_120_columns_names_each_failure_below(cli, monkeypat
     # the one-line summaries follow the table, one per switch
     at = lines.index("what each switch does:")
     assert [ln.split()[0] for ln in lines[at + 1:] if ln.startswith("  ") and not ln.startswith("   ")] == \
-        list(MODES[1:])
+        list(PLAIN[1:])

@@ -10,6 +10,9 @@ that assign the target at top level:
 ``detach()``                ``<stmt>; NAME = NAME.detach()``
 ``requires_grad_(False)``   ``<stmt>; NAME.requires_grad_(False)``
 ``.data``                   ``<stmt>; NAME = NAME.data``
+``model.eval()``            ``M.eval(); <stmt>`` for each nn.Module ``M`` the statement calls
+                            (only when it calls one: eval() is not a grad switch, and the
+                            table shows that the output keeps its grad_fn)
 =========================== ============================================================
 
 The rewrite is textual and keeps every line number (the ``with`` goes in front
@@ -27,13 +30,15 @@ from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .problems import UsageProblem
-from .srcinfo import SourceInfo
+from .srcinfo import SourceInfo, dotted
 
-__all__ = ["MODES", "SUMMARY", "ModeRun", "ModesReport", "rewrite", "rewrite_tree", "run_modes", "modes_document", "SCHEMA"]
+__all__ = ["MODES", "MODULE_MODES", "SUMMARY", "called_modules", "ModeRun", "ModesReport", "rewrite", "rewrite_tree", "run_modes", "modes_document", "SCHEMA"]
 
 SCHEMA = "gradcli.modes/1"
 MODES = ("as written", "no_grad", "set_grad_enabled(False)", "inference_mode", "detach()", "requires_grad_(False)",
-         ".data")
+         ".data", "model.eval()")
+#: the modes that need an nn.Module called in the target's statement
+MODULE_MODES = ("model.eval()",)
 #: what each off-switch changes, in one line (PyTorch's documented semantics; the table shows it happen)
 SUMMARY = {
     "no_grad": "ops inside record no graph: their results are leaves without requires_grad; nothing upstream "
@@ -46,6 +51,8 @@ SUMMARY = {
     "requires_grad_(False)": "allowed on leaves only: on a computed tensor it raises non_leaf_requires_grad",
     ".data": "like detach(), but outside autograd's checks: in-place changes through it are not "
              "version-checked (silently wrong gradients instead of an error)",
+    "model.eval()": "not a grad switch: it only sets the module's training flag (dropout off, batch norm on its "
+                    "running statistics); autograd still records, the output keeps its grad_fn",
 }
 _WITH = {"no_grad": "torch.no_grad()", "set_grad_enabled(False)": "torch.set_grad_enabled(False)",
          "inference_mode": "torch.inference_mode()"}
@@ -163,8 +170,11 @@ def _located(node: ast.AST, where: ast.stmt, end: bool = False) -> ast.AST:
     return node
 
 
-def _switched(st: ast.stmt, name: str, mode: str) -> list[ast.stmt]:
-    """``st`` under ``mode``: in a ``with`` block, or followed by the detach / requires_grad_(False)."""
+def _switched(st: ast.stmt, name: str, mode: str, modules: tuple = ()) -> list[ast.stmt]:
+    """``st`` under ``mode``: in a ``with`` block, followed by the detach / requires_grad_(False), or after
+    ``M.eval()`` for each of ``modules`` (dotted names)."""
+    if mode == "model.eval()":
+        return [_located(ast.parse(f"{m}.eval()").body[0], st) for m in _calls_in(st, modules)] + [st]
     if mode in _WITH:
         call = ast.parse(_WITH[mode], mode="eval").body
         node = ast.With(items=[ast.withitem(context_expr=call, optional_vars=None)], body=[st])
@@ -177,7 +187,7 @@ def _switched(st: ast.stmt, name: str, mode: str) -> list[ast.stmt]:
     return [st, _located(ast.parse(extra).body[0], st, end=True)]
 
 
-def rewrite_tree(tree: ast.Module, name: str, mode: str) -> tuple[ast.Module, list[int]]:
+def rewrite_tree(tree: ast.Module, name: str, mode: str, modules: tuple = ()) -> tuple[ast.Module, list[int]]:
     """A copy of ``tree`` with the statements that assign ``name`` under ``mode``, every node keeping its
     line and column (also for ``;``-separated statements, which no text rewrite can put in a ``with``
     without moving lines); (tree, lines changed)."""
@@ -191,7 +201,7 @@ def rewrite_tree(tree: ast.Module, name: str, mode: str) -> tuple[ast.Module, li
         out: list = []
         for st in body:
             if id(st) in targets:
-                out.extend(_switched(st, name, mode))
+                out.extend(_switched(st, name, mode, modules))
                 continue
             if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 for f in ("body", "orelse", "finalbody"):
@@ -206,12 +216,12 @@ def rewrite_tree(tree: ast.Module, name: str, mode: str) -> tuple[ast.Module, li
     return new, lines
 
 
-def rewrite(source: str, name: str, mode: str) -> tuple[str, list[int]]:
+def rewrite(source: str, name: str, mode: str, modules: tuple = ()) -> tuple[str, list[int]]:
     """The source text of ``mode``'s variant; (text, lines changed).  Every line is kept when each target
     statement starts its line (the ``with`` goes in front of it, the detach after it on the same line);
     a target after a ``;`` moves to a line of its own (a ``with`` cannot follow ``;``), one line down.
     The runs use :func:`rewrite_tree`, which keeps every position; this text is for reading and for
-    running the variant under PyTorch."""
+    running the variant under PyTorch.  ``modules``: the dotted names ``model.eval()`` calls."""
     info = SourceInfo(source)
     stmts = _statements(info, name)
     if mode == "as written" or not stmts:
@@ -219,7 +229,12 @@ def rewrite(source: str, name: str, mode: str) -> tuple[str, list[int]]:
     lines = source.splitlines(keepends=True)
     # edit from the bottom up so earlier positions stay valid
     for st in sorted(stmts, key=lambda s: (s.lineno, s.col_offset), reverse=True):
-        if mode in _WITH:
+        if mode == "model.eval()":
+            i = st.lineno - 1
+            b = lines[i].encode("utf-8")
+            calls = "".join(f"{m}.eval(); " for m in _calls_in(st, modules)).encode()
+            lines[i] = (b[:st.col_offset] + calls + b[st.col_offset:]).decode("utf-8")
+        elif mode in _WITH:
             i = st.lineno - 1
             b = lines[i].encode("utf-8")
             head, body, tail = b[:st.col_offset], b[st.col_offset:], b""
@@ -244,6 +259,34 @@ def rewrite(source: str, name: str, mode: str) -> tuple[str, list[int]]:
     return "".join(lines), [s.lineno for s in stmts]
 
 
+def _calls_in(st: ast.stmt, modules: tuple) -> list:
+    """Those of ``modules`` (dotted names) that statement ``st`` itself calls, in ``modules``' order: a
+    target assigned on several lines gets, on each, the eval() of what that line runs."""
+    called = {dotted(n.func) for n in ast.walk(st) if isinstance(n, ast.Call)}
+    return [m for m in modules if m in called]
+
+
+def called_modules(statements: list, namespace: dict) -> tuple:
+    """The dotted names (``model``, ``net.encoder``) that ``statements`` call and that are bound to an
+    nn.Module in the run's top-level ``namespace``, in source order (PyTorch's ``Module.__call__`` is what
+    ``model(x)`` runs; ``eval()`` switches those)."""
+    from ..nn.module import Module
+
+    out: list[str] = []
+    for st in statements:
+        for node in ast.walk(st):
+            path = dotted(node.func) if isinstance(node, ast.Call) else ""
+            if not path or path in out:
+                continue
+            head, *rest = path.split(".")
+            obj = namespace.get(head)
+            for part in rest:
+                obj = getattr(obj, part, None) if isinstance(obj, Module) else None
+            if isinstance(obj, Module):
+                out.append(path)
+    return tuple(out)
+
+
 def _state(name: str, t: Any) -> TensorState:
     import numpy as np
 
@@ -254,13 +297,17 @@ def _state(name: str, t: Any) -> TensorState:
                        None if g is None else np.array(g._data, copy=True))
 
 
-def default_target(result: Any) -> Optional[str]:
-    """The first tensor the file computed with history (a non-leaf), else the first that requires grad."""
-    for n, t in result.tensors:
-        if t._grad_fn is not None:
+def default_target(result: Any, tree: Optional[ast.Module] = None) -> Optional[str]:
+    """The first tensor the file computed with history (a non-leaf), else the first that requires grad.
+    With ``tree``: only names the file assigns outside any def/class (a module's ``model.fc1.weight`` in the
+    tensor list is not a statement to switch)."""
+    names = [n for n, _ in result.tensors if tree is None or _target_statements(tree, n)]
+    by_name = dict(result.tensors)
+    for n in names:
+        if by_name[n]._grad_fn is not None:
             return n
-    for n, t in result.tensors:
-        if t._requires_grad:
+    for n in names:
+        if by_name[n]._requires_grad:
             return n
     return None
 
@@ -289,17 +336,17 @@ def run_modes(source: Any, filename: str, options: Any, target: Optional[str] = 
     error = first.error
     if error is not None and (error.kind in ("syntax", "unsupported", "limit") or not first.tensors):
         return ModesReport(filename, target, [], [_mode_run("as written", text, first, options)], [], failure=first)
+    set_names = tuple(n.strip() for n, _ in options.sets)
+    limits = DEFAULT_LIMITS.with_options(options)
+    parsed = prepare(source, filename, limits, set_names)
     if target is None:
-        target = default_target(first)
+        target = default_target(first, parsed.tree)
         if target is None:
             if error is not None:
                 return ModesReport(filename, None, [], [_mode_run("as written", text, first, options)], [],
                                    failure=first)
             raise UsageProblem("no tensor with autograd history to switch off in this file",
                                "Name the tensor with --target NAME.")
-    set_names = tuple(n.strip() for n, _ in options.sets)
-    limits = DEFAULT_LIMITS.with_options(options)
-    parsed = prepare(source, filename, limits, set_names)
     lines = [s.lineno for s in _target_statements(parsed.tree, target)]
     if not lines:
         if error is not None:
@@ -308,14 +355,17 @@ def run_modes(source: Any, filename: str, options: Any, target: Optional[str] = 
         raise UsageProblem(f"--target {target}: no top-level assignment `{target} = ...` in {filename}",
                            "Name a tensor the file assigns at top level.")
     runs = [_mode_run("as written", text, first, options)]
+    modules = called_modules(_target_statements(parsed.tree, target), first.namespace)
     for mode in MODES[1:]:
-        tree, _ = rewrite_tree(parsed.tree, target, mode)
+        if mode in MODULE_MODES and not modules:
+            continue
+        tree, _ = rewrite_tree(parsed.tree, target, mode, modules)
         problems = validate(tree, set_names)
         if problems:  # pragma: no cover - a rewrite the language refuses would be a bug of this module
             raise RuntimeError(f"modes: the {mode} variant is outside the language: {problems[0].message}")
         variant = ParsedSource(tree, parsed.text, parsed.filename, tree_depth(tree, limits.max_ast_depth))
         result = run_prepared(variant, options)
-        runs.append(_mode_run(mode, rewrite(text, target, mode)[0], result, options, tree))
+        runs.append(_mode_run(mode, rewrite(text, target, mode, modules)[0], result, options, tree))
     names: list[str] = []
     for run in runs:
         for n in run.tensors:
