@@ -347,7 +347,8 @@ def run_modes(source: Any, filename: str, options: Any, target: Optional[str] = 
                                    failure=first)
             raise UsageProblem("no tensor with autograd history to switch off in this file",
                                "Name the tensor with --target NAME.")
-    lines = [s.lineno for s in _target_statements(parsed.tree, target)]
+    statements = _target_statements(parsed.tree, target)
+    lines = [s.lineno for s in statements]
     if not lines:
         if error is not None:
             return ModesReport(filename, target, [], [_mode_run("as written", text, first, options)], [],
@@ -355,7 +356,7 @@ def run_modes(source: Any, filename: str, options: Any, target: Optional[str] = 
         raise UsageProblem(f"--target {target}: no top-level assignment `{target} = ...` in {filename}",
                            "Name a tensor the file assigns at top level.")
     runs = [_mode_run("as written", text, first, options)]
-    modules = called_modules(_target_statements(parsed.tree, target), first.namespace)
+    modules = called_modules(statements, first.namespace)
     for mode in MODES[1:]:
         if mode in MODULE_MODES and not modules:
             continue
