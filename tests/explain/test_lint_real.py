@@ -32,7 +32,14 @@ CASES = [
     ("requires_grad_on_result", "gh_issues__issue_92586_detach_requires_grad_true.py", 7, {"cut_from": ["t"]}),
     ("attribute_typo", "gh_issues__benchmark_pr_1771_require_grad_typo.py", 6, {"tensor": "pe",
                                                                                  "attr": "require_grad"}),
+    ("attribute_typo", "gh_issues__time_series_library_pr_743_fixed_embedding_require_grad.py", 5,
+     {"tensor": "w", "attr": "require_grad"}),
+    ("attribute_typo", "gh_issues__torch_dct_issue_10_linear_dct_require_grad.py", 8,
+     {"tensor": "layer.weight", "attr": "require_grad"}),
     ("zero_grad_missing", "gh_issues__ecc_pr_3122_loop_without_zero_grad.py", 17, {"optimizer": "optimizer"}),
+    ("zero_grad_missing", "gh_issues__ganalyze_issue_7_loop_without_zero_grad.py", 28, {"optimizer": "optimizer"}),
+    ("zero_grad_missing", "gh_issues__textclassification_issue_20_zero_grad_before_loop.py", 18,
+     {"optimizer": "optimizer"}),
     ("eval_keeps_grad", "tutorial__taourl_eval_vs_no_grad_linear.py", 8, {"model": "model", "out": "y"}),
     ("eval_keeps_grad", "tutorial__taourl_eval_gradients_dropout.py", 20, {"model": "model",
                                                                            "out": "output_eval"}),
@@ -67,7 +74,14 @@ _PROBE = textwrap.dedent(r'''
         exec(compile(without, src, "exec"), ns1)
         ns2 = {"__name__": "__main__"}
         exec(compile(text, src, "exec"), ns2)
-        t1, t2 = ns1[args["tensor"]], ns2[args["tensor"]]
+        def resolve(ns, dotted):  # a name, or a name's attributes ("layer.weight")
+            first, *rest = dotted.split(".")
+            obj = ns[first]
+            for a in rest:
+                obj = getattr(obj, a)
+            return obj
+
+        t1, t2 = resolve(ns1, args["tensor"]), resolve(ns2, args["tensor"])
         out["without_typo"] = t1.requires_grad
         out["with_typo"] = t2.requires_grad
         out["new_attribute"] = args["attr"] in vars(t2) if hasattr(t2, "__dict__") else hasattr(t2, args["attr"])
@@ -146,7 +160,7 @@ def test_the_claim_holds_in_pytorch(kind, name, line, args):
 
 
 #: kinds still short of the three real snippets issue 23 asks for (see the commit adding this file)
-_SHORT = {"requires_grad_on_result", "attribute_typo", "zero_grad_missing"}
+_SHORT = {"requires_grad_on_result"}
 
 
 @pytest.mark.parametrize("kind", [pytest.param(k, marks=pytest.mark.xfail(

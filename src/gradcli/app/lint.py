@@ -723,6 +723,19 @@ class Linter:
         elif isinstance(tgt, ast.Attribute):
             obj = self.ev(tgt.value, scope)
             if not isinstance(obj, AbsTensor):
+                # ``layer.weight.require_grad = False``: the lint does not model modules, but ``.weight`` /
+                # ``.bias`` is a module's parameter, where the typo is the same new Python attribute ("may": a
+                # user's own object could have such a field)
+                meant = _ATTRIBUTE_TYPOS.get(tgt.attr)
+                if obj is UNK and meant is not None and meant[0] == "requires_grad" and \
+                        isinstance(tgt.value, ast.Attribute) and tgt.value.attr in ("weight", "bias"):
+                    self.report(
+                        "attribute_typo", st, False,
+                        f"`{_src_name(tgt.value)}.{tgt.attr} = ...` sets a new Python attribute on the parameter "
+                        f"(PyTorch allows any): it is not `{meant[0]}`, which stays as it was (a parameter's "
+                        "requires_grad is True: it is still trained).",
+                        meant[2].format(x=_src_name(tgt.value)), {"attribute": tgt.attr},
+                        line=st.lineno, col=st.col_offset)
                 return
             meant = _ATTRIBUTE_TYPOS.get(tgt.attr)
             if meant is not None:
