@@ -98,7 +98,7 @@ def report_command(
         svg, problem = None, None
         if graph.nodes:
             try:
-                svg = render_with_dot(graphfmt.to_dot(drawn, show_saved=True), "svg").decode("utf-8", "replace")
+                svg = render_with_dot(graphfmt.to_dot(drawn, show_saved=True, saved_nodes=False), "svg").decode("utf-8", "replace")
             except Exception as e:  # noqa: BLE001 - no renderer: the page still has everything but the drawing
                 problem = f"the graph could not be drawn: {getattr(e, 'message', e)}"
         page = render_html(build_report(result, graph, svg, problem, drawn=drawn))

@@ -38,6 +38,10 @@ class Capture(TorchFunctionMode):
         self.runs: dict = {}  # node -> passes that ran it
         self.keep: list = []  # the nodes, alive (a freed node's id could be reused)
         self.hooked: set = set()
+        # node -> {"_saved_self": tensor, ...}: each node's saved tensors read when the node is first seen
+        # (before a backward frees them), for graph --show-saved's "what it is"; on with keep_saved
+        self.saved: dict = {}
+        self.keep_saved = False
 
     def _hook(self, node):
         def pre(grad_outputs):
@@ -55,6 +59,8 @@ class Capture(TorchFunctionMode):
                 continue
             self.hooked.add(n)
             self.keep.append(n)
+            if self.keep_saved:
+                self.saved[n] = saved_fields(n)
             if type(n).__name__ != "torch::autograd::AccumulateGrad" and not hasattr(n, "variable"):
                 n.register_prehook(self._hook(n))
             stack.extend(c for c, _ in n.next_functions)
@@ -78,11 +84,34 @@ class Capture(TorchFunctionMode):
                     self.values.setdefault(fn, {})[t.output_nr] = t.detach().clone()
 
 
-def run_torch(path: Path) -> tuple[dict, Capture, Optional[BaseException]]:
-    """(the file's namespace, the capture, the file's exception or None) of ``path`` under PyTorch."""
+def saved_fields(node) -> dict:
+    """The tensors ``node`` saved, by PyTorch's attribute name (``saved_tensors[i]`` for a custom Function's);
+    a field that cannot be read now is left out."""
+    out: dict = {}
+    for name in dir(node):
+        if name.startswith("_saved_"):
+            try:
+                v = getattr(node, name)
+            except RuntimeError:
+                continue
+            if isinstance(v, torch.Tensor):
+                out[name] = v
+    if hasattr(node, "saved_tensors"):
+        try:
+            for i, v in enumerate(node.saved_tensors):
+                out[f"saved_tensors[{i}]"] = v
+        except RuntimeError:
+            pass
+    return out
+
+
+def run_torch(path: Path, keep_saved: bool = False) -> tuple[dict, Capture, Optional[BaseException]]:
+    """(the file's namespace, the capture, the file's exception or None) of ``path`` under PyTorch;
+    ``keep_saved``: also read every node's saved tensors when it is first seen (Capture.saved)."""
     src = path.read_text(encoding="utf-8")
     g: dict = {"__name__": "__main__"}
     cap = Capture()
+    cap.keep_saved = keep_saved
     err = None
     Function = torch.autograd.function.Function
     orig = Function.__dict__["apply"]

@@ -55,7 +55,7 @@ def test_json_document_follows_graph_schema():
     _doc_validator().validate(doc)
     assert doc["roots"] == [0]
     assert doc["nodes"][1] == {"id": 1, "name": "MulBackward0", "tensor": "y", "line": 2,
-                               "saved": [{"name": "saved0", "shape": None, "freed": True}],
+                               "saved": [{"name": "_saved_self", "shape": None, "freed": True}],
                                "next": [[2, 0], [None, 0]]}
 
 
@@ -82,9 +82,9 @@ def test_diamond_shares_the_leaf_node_once():
 
 def test_show_saved_in_tree():
     tree = graphfmt.to_tree_text(g.build_graph(diamond()), show_saved=True)
-    assert "saved: saved0 [], saved1 []" in tree
+    assert "saved: _saved_self [], _saved_other []" in tree  # MulBackward0's fields, in its order
     tree = graphfmt.to_tree_text(chain_graph(), show_saved=True)
-    assert "saved: saved0 (freed)" in tree
+    assert "saved: _saved_self (freed)" in tree
 
 
 def test_deep_chain_needs_no_recursion():
@@ -130,7 +130,8 @@ def test_dot_text_and_escaping():
     dot = graphfmt.to_dot(chain_graph(), show_saved=True)
     assert dot.startswith('digraph "gradcli" {') and dot.rstrip().endswith("}")
     assert "n1 -> n0;" in dot and "n2 -> n1;" in dot
-    assert 'label="MulBackward0\\ny, line 2\\nsaved: saved0 (freed)"' in dot
+    assert 'label="MulBackward0\\ny, line 2"' in dot  # saved tensors are nodes of their own, not a caption
+    assert 's1_0 [label="_saved_self\\nfreed by backward"' in dot and "s1_0 -> n1 [style=dotted" in dot
     assert graphfmt._dot_escape('a"b\\c') == 'a\\"b\\\\c'
 
 

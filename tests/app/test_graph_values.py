@@ -63,7 +63,7 @@ def test_values_and_grads_are_pytorchs(stem, graph_validator):
     path = REAL / f"{stem}.py"
     doc = graph_json(path, "--values")
     graph_validator.validate(doc)
-    assert doc["schema"] == "gradcli.graph/2"
+    assert doc["schema"] == "gradcli.graph/3"
     ns, cap, _ = run_torch(path)
     roots = [ns[doc["nodes"][r]["tensor"]].grad_fn for r in doc["roots"]]
     order = walk(roots)

@@ -169,7 +169,7 @@ def test_checkpoint_sample_show_saved_shows_what_is_dropped(runner):
     split = next(i for i, line in enumerate(lines) if "ckpt, line" in line)
     plain, ckpt = "\n".join(lines[:split]), "\n".join(lines[split:])
     assert "plain, line" in plain and "dropped" not in plain  # without checkpoint: every tensor is kept
-    assert "saved0 [3], saved1 [3]" in plain
+    assert "_saved_self [3] = output 0 of ExpBackward0, _saved_other [3] = x" in plain
     # with checkpoint: the same three nodes keep none of their four tensors
     assert ckpt.count("dropped (recomputed in backward)") == 4
     assert "(freed)" not in r.stdout  # the file's backward used retain_graph=True

@@ -75,6 +75,18 @@ def test_tree_is_the_default(runner):
     assert sum("AccumulateGrad  a" in l for l in lines) == 2 and any("(see above)" in l for l in lines)
 
 
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_saved_and_value_rows_fit_the_width_under_a_parent(runner, width):
+    """The rows under a node with children start after its ``│   `` (4 columns more than the node's own
+    prefix): they wrap to what is left, so no line is wider than the terminal."""
+    sample = str(DATA.parents[2] / "samples" / "checkpoint.py")
+    r = runner.invoke(app, ["graph", sample, "--show-saved", "--values"], env={"NO_COLOR": "1", "COLUMNS": str(width)})
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert any("_saved_self" in line for line in lines) and any("grad [" in line for line in lines)
+    assert max(len(line) for line in lines) <= width, max(lines, key=len)
+
+
 def test_dot_and_mermaid(runner):
     r = runner.invoke(app, ["graph", DIAMOND, "--format", "dot"])
     assert r.exit_code == 0 and r.stdout.startswith('digraph "gradcli" {')

@@ -50,7 +50,7 @@ __all__ = [
     "render_with_dot",
 ]
 
-SCHEMA = "gradcli.graph/2"
+SCHEMA = "gradcli.graph/3"
 
 #: grad_fn names of PyTorch's view operations (``--hide views``)
 _VIEW_RE = re.compile(
@@ -69,12 +69,31 @@ _TEXT_FORMATS = ("tree", "dot", "mermaid", "json")
 
 @dataclass
 class SavedInfo:
-    """One tensor a node saved for backward."""
+    """One tensor a node saved for backward.
+
+    ``name`` is PyTorch 2.13's attribute for it (``_saved_self``, ``_saved_result``: autograd/saved_fields.py;
+    ``saved_tensors[i]`` for a custom Function's ctx), ``saved<i>`` where gradcli does not know the field.
+    What it *is* (``graph --show-saved``, issue 23 must-have 2): ``is_kind`` 'input' (a tensor with a grad_fn:
+    ``source`` is that node, ``output`` its output number), 'leaf' (a leaf that requires grad: ``source`` is
+    its AccumulateGrad node), 'constant' (a tensor without grad: no node), 'result' (the node's own output,
+    which PyTorch saves without a reference: ``source`` is the node itself), or None when unknown;
+    ``tensor``: the file's name for it, ``view_of``: the named tensor it is a view of; ``version`` /
+    ``version_now``: its version counter when saved and now (they differ after an in-place change, and then
+    the backward raises PyTorch's "modified by an inplace operation").  ``source`` is a node id of the graph
+    (None: not drawn, as past --hide or the node limit).
+    """
 
     name: str
     shape: Optional[list[int]]
     freed: bool
     dropped: bool = False  # a checkpoint dropped the value: backward recomputes it (not in gradcli.graph/1)
+    is_kind: Optional[str] = None
+    source: Optional[int] = None
+    output: int = 0
+    tensor: Optional[str] = None
+    view_of: Optional[str] = None
+    version: Optional[int] = None
+    version_now: Optional[int] = None
 
 
 @dataclass
@@ -153,9 +172,74 @@ def _node_kind(node: Any) -> str:
     return "view" if _VIEW_RE.match(name) else "op"
 
 
-def _saved_of(node: Any) -> list[SavedInfo]:
+def _saved_field_names(node: Any, count: int) -> list[str]:
+    """PyTorch 2.13's attribute name of each of ``node``'s ``count`` saved entries (``_saved_self``)."""
+    from ..autograd.function import BackwardCFunction
+    from ..autograd.saved_fields import SPECS
+
+    if isinstance(node, BackwardCFunction):
+        return [f"saved_tensors[{i}]" for i in range(count)]
+    by_index = {v: k for k, v in (SPECS.get(type(node).__name__) or {}).items()
+                if isinstance(v, str) and v[:1] == "s" and v[1:].isdigit()}
+    return [by_index.get(f"s{i}", f"saved{i}") for i in range(count)]
+
+
+def _saved_identity(info: SavedInfo, s: Any, node_id: int, numbering: dict, by_tensor: dict,
+                    node_names: list) -> None:
+    """Fill what the saved entry ``s`` (an engine SavedTensor) is: see :class:`SavedInfo`."""
+    if isinstance(getattr(s, "_version", None), int) and getattr(s, "_box", None) is not None:
+        info.version, info.version_now = int(s._version), int(s._box[0])
+    if getattr(s, "_is_output", False):
+        info.is_kind, info.source, info.output = "result", node_id, int(getattr(s, "_output_nr", 0) or 0)
+        info.tensor = node_names[0] if node_names and info.output == 0 else None
+        return
+    hooked = getattr(s, "_hook", None) is not None
+    meta = getattr(s, "_meta", None) if hooked else None
+    t = getattr(s, "_tensor", None)
+    if t is None and not hooked and getattr(s, "_was", None) is not None:
+        # freed: the tensor's identity as release() kept it (weakly: it may be gone)
+        tref, fref, nr, rg, aref = s._was
+        t = tref() if tref is not None else None
+        if t is None:
+            fn, acc = (fref() if fref is not None else None), (aref() if aref is not None else None)
+            meta = (None, fn, nr if fn is not None else rg, acc if rg and fn is None else None)
+    if meta is not None:  # saved-tensor hooks hold the value: the autograd identity is kept beside it
+        _, fn, nr, acc = meta
+        if fn is not None:
+            info.is_kind, info.source, info.output = "input", numbering.get(id(fn)), int(nr or 0)
+        elif acc is not None:
+            info.is_kind, info.source = "leaf", numbering.get(id(acc))
+            names = by_tensor.get(id(getattr(acc, "variable", None)))
+            info.tensor = names[0] if names else None
+        else:
+            info.is_kind = "constant"
+        return
+    if t is None:
+        return
+    fn = getattr(t, "_grad_fn", None)
+    if fn is not None:
+        info.is_kind, info.source, info.output = "input", numbering.get(id(fn)), int(getattr(t, "_output_nr", 0))
+    elif getattr(t, "_requires_grad", False):
+        acc = getattr(t, "_acc", None)
+        acc = acc() if callable(acc) else None
+        info.is_kind, info.source = "leaf", numbering.get(id(acc)) if acc is not None else None
+    else:
+        info.is_kind = "constant"
+    names = by_tensor.get(id(t))
+    info.tensor = names[0] if names else None
+    base = getattr(t, "_base", None)
+    if base is not None:
+        names = by_tensor.get(id(base))
+        info.view_of = names[0] if names else "an unnamed tensor"
+
+
+def _saved_of(node: Any, node_id: int = 0, numbering: Optional[dict] = None, by_tensor: Optional[dict] = None,
+              node_names: Optional[list] = None) -> list[SavedInfo]:
+    """The tensors ``node`` saved, named as PyTorch names them, with what each is (:class:`SavedInfo`);
+    ``numbering``: id(engine node) -> node id; ``by_tensor``: id(tensor) -> the file's names."""
     items = getattr(node, "_saved", ()) or ()
-    names = getattr(node, "saved_names", None) or getattr(node, "_saved_names", None) or ()
+    names = getattr(node, "saved_names", None) or getattr(node, "_saved_names", None) or \
+        _saved_field_names(node, len(items))
     out = []
     for i, s in enumerate(items):
         if not (hasattr(s, "freed") and hasattr(s, "shape")):
@@ -163,8 +247,19 @@ def _saved_of(node: Any) -> list[SavedInfo]:
         label = str(names[i]) if i < len(names) else f"saved{i}"
         freed = bool(s.freed)
         shape = None if freed else [int(d) for d in s.shape]
-        out.append(SavedInfo(name=label, shape=shape, freed=freed, dropped=bool(getattr(s, "dropped", False))))
+        info = SavedInfo(name=label, shape=shape, freed=freed, dropped=bool(getattr(s, "dropped", False)))
+        _saved_identity(info, s, node_id, numbering or {}, by_tensor or {}, node_names or [])
+        out.append(info)
     return out
+
+
+def remap_saved(graph: "Graph", mapping: dict) -> None:
+    """After the graph's nodes were renumbered (``mapping``: old id -> new id; a missing id was removed), point
+    every saved tensor's ``source`` at the new id (None when its node is gone)."""
+    for n in graph.nodes:
+        for s in n.saved:
+            if s.source is not None:
+                s.source = mapping.get(s.source)
 
 
 def _next_edges(node: Any) -> list[tuple[Any, int]]:
@@ -313,6 +408,7 @@ def roll_loops(graph: Graph, source: str, above: int = ROLL_ABOVE) -> Graph:
         if key is None:
             m = copy.copy(n)
             m.next = list(n.next)
+            m.saved = [copy.copy(x) for x in n.saved]
             out_nodes.append(m)
             old_to_new[n.id] = len(out_nodes) - 1
             continue
@@ -322,6 +418,7 @@ def roll_loops(graph: Graph, source: str, above: int = ROLL_ABOVE) -> Graph:
         loop_line, n_iter, pattern, members = reps[key[0]]
         base = pattern[key[1]]
         m = copy.copy(base)
+        m.saved = [copy.copy(x) for x in base.saved]
         m.repeat, m.loop_line, m.rolled = n_iter, loop_line, list(members[key[1]])
         m.names = sorted({nm for nid in members[key[1]] for nm in graph.node(nid).names},
                          key=lambda s: (s not in base.names, s))
@@ -350,6 +447,7 @@ def roll_loops(graph: Graph, source: str, above: int = ROLL_ABOVE) -> Graph:
         m.next = seen_edges
     new.nodes = out_nodes
     new.rolled_from = dict(old_to_new)
+    remap_saved(new, old_to_new)
     new.roots = list(dict.fromkeys(old_to_new[r] for r in graph.roots))
     new._reindex()
     rolled = ", ".join(f"the loop at line {ln} (× {n_iter})" for ln, n_iter, _, _ in reps)
@@ -433,10 +531,12 @@ def collapse_modules(graph: Graph, depth: int) -> None:
     graph.nodes = order
     graph.roots = list(dict.fromkeys(rep.get(r, r) for r in graph.roots))
     renum = {n.id: i for i, n in enumerate(graph.nodes)}
+    old_ids = {n.id for n in graph.nodes} | set(rep)
     for n in graph.nodes:
         n.id = renum[n.id]
         n.next = [(None if c is None else renum[c], i) for c, i in n.next]
     graph.roots = [renum[r] for r in graph.roots]
+    remap_saved(graph, {o: renum[rep.get(o, o)] for o in old_ids if rep.get(o, o) in renum})
     graph._reindex()
 
 
@@ -571,6 +671,9 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
 
     numbering = {id(fn): i for i, fn in enumerate(order)}
     graph.node_ids = numbering
+    by_tensor: dict[int, list[str]] = {}
+    for name, t in tensors.items():
+        by_tensor.setdefault(id(t), []).append(name)
     modules = _module_labels(result, order)
     for fn in order:
         kind = _node_kind(fn)
@@ -590,7 +693,7 @@ def build_graph(result: Any, roots: Optional[list[str]] = None, hide: frozenset[
             line=int(line) if isinstance(line, int) else None,
             seq=fn._seq if kind != "accumulate" and isinstance(getattr(fn, "_seq", None), int) else None,
             kind=kind,
-            saved=_saved_of(fn),
+            saved=_saved_of(fn, numbering[id(fn)], numbering, by_tensor, names if kind != "accumulate" else []),
             next=[(numbering.get(id(c)) if c is not None else None, i) for c, i in _next_edges(fn)],
             shape=shape,
             module=modules.get(id(fn)) if kind != "accumulate" else None,
@@ -667,11 +770,12 @@ def _splice(graph: Graph, hide: frozenset[str]) -> None:
         n.id = renum[n.id]
         n.next = [(None if c is None else renum[c], i) for c, i in n.next]
     graph.roots = [renum[r] for r in graph.roots]
+    remap_saved(graph, renum)
     graph._reindex()
 
 
 def graph_document(graph: Graph) -> dict:
-    """The ``gradcli.graph/2`` JSON object (SPEC §5); ``error``: the file's own error (null when it ran),
+    """The ``gradcli.graph/3`` JSON object (SPEC §5); ``error``: the file's own error (null when it ran),
     the graph then being what the file had built when it stopped.  With ``--values`` each node also has
     ``value`` and ``grad`` (:func:`gradcli.autograd.values.summary` objects or null) and ``passes``; version 2
     added them (version 1 had no such fields, the rest is unchanged)."""
@@ -691,7 +795,7 @@ def graph_document(graph: Graph) -> dict:
                 "line": n.line,
                 **({"module": n.module} if n.module is not None else {}),
                 **({"members": n.members} if n.kind == "module" else {}),
-                "saved": [{"name": s.name, "shape": s.shape, "freed": s.freed} for s in n.saved],
+                "saved": [_saved_record(s) for s in n.saved],
                 "next": [[c, i] for c, i in n.next],
                 **({"value": n.value, "grad": n.grad, "passes": n.passes,
                     **({"output": n.output} if n.output else {})} if graph.values else {}),
@@ -699,6 +803,18 @@ def graph_document(graph: Graph) -> dict:
             for n in graph.nodes
         ],
     }
+
+
+def _saved_record(s: SavedInfo) -> dict:
+    """A saved tensor in ``gradcli.graph/3``: name, shape, freed; ``is`` (what it is: :class:`SavedInfo`) when
+    known, ``version`` ([at save, now]) when gradcli tracks it."""
+    rec: dict = {"name": s.name, "shape": s.shape, "freed": s.freed}
+    if s.is_kind is not None:
+        rec["is"] = {"kind": s.is_kind, "node": s.source, "output": s.output, "tensor": s.tensor,
+                     "view_of": s.view_of}
+    if s.version is not None and s.version_now is not None:
+        rec["version"] = [s.version, s.version_now]
+    return rec
 
 
 def output_format(fmt: Optional[str], output: Optional[str]) -> str:

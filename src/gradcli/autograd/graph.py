@@ -309,7 +309,7 @@ class SavedTensor:
     """
 
     __slots__ = ("_tensor", "_data", "_box", "_version", "_is_output", "_dtype", "_freed", "_output_nr",
-                 "_ckpt", "_was_leaf", "_hook", "_packed", "_meta", "_cache", "_pending", "_fwsrc")
+                 "_ckpt", "_was_leaf", "_hook", "_packed", "_meta", "_cache", "_pending", "_fwsrc", "_was")
 
     def __init__(self, t, is_output: bool = False) -> None:
         if t._inference:
@@ -378,6 +378,19 @@ class SavedTensor:
         return tuple(d.shape) if d is not None else ()
 
     def release(self) -> None:
+        # which tensor it was, for ``graph --show-saved`` after the free (a weak reference: freeing must not
+        # keep the tensor alive); set only here, so saving stays as cheap as before
+        t = self._tensor
+        if t is not None:
+            fn = t._grad_fn
+            self._was = (weakref.ref(t), weakref.ref(fn) if fn is not None else None, t._output_nr,
+                         t._requires_grad, t._acc)
+        elif self._hook is not None and not self._is_output:
+            _, fn, nr, acc = self._meta
+            self._was = (None, weakref.ref(fn) if fn is not None else None, nr if fn is not None else 0,
+                         fn is not None or bool(nr), weakref.ref(acc) if acc is not None else None)
+        else:
+            self._was = None
         self._tensor = None
         self._data = None
         self._freed = True

@@ -91,20 +91,69 @@ def value_lines(node: Any) -> list[str]:
     return lines
 
 
-def saved_caption(node: Any) -> str:
-    """'saved: self [2], other [2] (freed)' or '' when the node saved no tensor; a value a checkpoint
-    dropped reads 'self [2] dropped (recomputed in backward)'."""
+def saved_is(s: Any, graph: Any = None) -> str:
+    """What a saved tensor is, for people: 'v (view of y)', 'x (leaf)', 'the result', 'a constant',
+    'output 0 of MulBackward0' for an unnamed input ('' when unknown); a version that moved since the save
+    adds ', version 0 at save, 1 now' (the backward then fails: PyTorch checks it)."""
+    kind = getattr(s, "is_kind", None)
+    name = getattr(s, "tensor", None)
+    view_of = getattr(s, "view_of", None)
+    if not name and view_of and kind in ("input", "leaf", "constant"):
+        name, view_of = f"a view of {view_of}", None
+    if kind == "result":
+        text = f"the result {name}" if name else "the result"
+    elif kind == "constant":
+        text = f"{name} (no grad)" if name else "a constant (no grad)"
+    elif kind == "leaf":
+        text = f"{name} (leaf)" if name else "a leaf"
+    elif kind == "input":
+        if name:
+            text = name
+        elif graph is not None and getattr(s, "source", None) is not None:
+            text = f"output {s.output} of {graph.node(s.source).name}"
+        else:
+            text = "an input"
+    else:
+        text = ""
+    if text and view_of:
+        text += f" (view of {view_of})"
+    v, now = getattr(s, "version", None), getattr(s, "version_now", None)
+    if v is not None and now is not None and v != now:
+        text += f", version {v} at save, {now} now"
+    return text
+
+
+def saved_caption(node: Any, graph: Any = None) -> str:
+    """'saved: _saved_self [2] = x (leaf), _saved_other (freed) = w' or '' when the node saved no tensor (see
+    :func:`saved_is`); a value a checkpoint dropped reads '_saved_self [2] dropped (recomputed in backward)'."""
     if not node.saved:
         return ""
     items = []
     for s in node.saved:
         if s.freed:
-            items.append(f"{s.name} (freed)")
+            item = f"{s.name} (freed)"
         elif getattr(s, "dropped", False):
-            items.append(f"{s.name} {_shape(s.shape)} dropped (recomputed in backward)".replace("  ", " "))
+            item = f"{s.name} {_shape(s.shape)} dropped (recomputed in backward)".replace("  ", " ")
         else:
-            items.append(f"{s.name} {_shape(s.shape)}".rstrip())
+            item = f"{s.name} {_shape(s.shape)}".rstrip()
+        what = saved_is(s, graph)
+        items.append(f"{item} = {what}" if what else item)
     return "saved: " + ", ".join(items)
+
+
+def _saved_label(s: Any, graph: Any) -> list[str]:
+    """The lines of a saved tensor's own node (--show-saved in DOT and Mermaid)."""
+    lines = [s.name]
+    if s.freed:
+        lines.append("freed by backward")
+    elif getattr(s, "dropped", False):
+        lines.append(f"{_shape(s.shape)} dropped (recomputed in backward)".strip())
+    else:
+        lines.append(_shape(s.shape) or "[] (0-d)")
+    what = saved_is(s, graph)
+    if what:
+        lines.append("= " + what)
+    return lines
 
 
 def to_tree_rich(graph: Any, *, show_saved: bool = False, width: Optional[int] = None) -> Text:
@@ -202,8 +251,10 @@ def _module_title(graph: Any, path: str) -> str:
     return f"{path} ({cls})" if cls and cls != path else path
 
 
-def to_dot(graph: Any, *, show_saved: bool = False) -> str:
-    """Graphviz DOT text: nodes labelled with grad_fn name, file names and lines."""
+def to_dot(graph: Any, *, show_saved: bool = False, saved_nodes: bool = True) -> str:
+    """Graphviz DOT text: nodes labelled with grad_fn name, file names and lines.  ``show_saved``: each saved
+    tensor as its own node (``saved_nodes``, issue 23 must-have 2) or as a caption of its node (the HTML
+    report, whose side panel lists them)."""
     lines = [
         'digraph "gradcli" {',
         '  graph [rankdir=TB, fontname="Helvetica", fontsize=11];',
@@ -236,8 +287,8 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
             label_lines.append(repeat_caption(n))
         if getattr(graph, "values", False):
             label_lines.extend(value_lines(n))
-        if show_saved:
-            sc = saved_caption(n)
+        if show_saved and not saved_nodes:
+            sc = saved_caption(n, graph)
             if sc:
                 label_lines.append(sc)
         label = "\n".join(label_lines)
@@ -246,6 +297,20 @@ def to_dot(graph: Any, *, show_saved: bool = False) -> str:
         [f"subgraph cluster_{k} {{",
          f'  label="{_dot_escape(_module_title(graph, path))}"; labeljust="l"; style="rounded,dashed"; '
          'color="#7f7f7f"; fontname="Helvetica"; fontsize=10;'], "}")))
+    if show_saved and saved_nodes:
+        # each saved tensor its own node, as torchviz's show_saved draws them (orange; freed ones dashed and
+        # grey), tied to the node that saved it, with an edge from the node whose output it is
+        for n in graph.nodes:
+            for k, s in enumerate(n.saved):
+                sid = f"s{n.id}_{k}"
+                style = 'style="dashed", fontcolor="#777777", color="#999999"' if s.freed else \
+                    'style="filled", fillcolor="#fce5cd"'
+                lines.append(f'  {sid} [label="{_dot_escape(chr(10).join(_saved_label(s, graph)))}", shape=box, '
+                             f'{style}, fontsize=10];')
+                lines.append(f'  {sid} -> n{n.id} [style=dotted, dir=none];')
+                src = getattr(s, "source", None)
+                if src is not None and src != n.id:
+                    lines.append(f'  n{src} -> {sid} [style=dotted, color="#e69138", label="is", fontsize=9];')
     for n in graph.nodes:
         for c, _ in n.next:
             if c is not None:
@@ -279,10 +344,6 @@ def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
             parts.append(repeat_caption(n))
         if getattr(graph, "values", False):
             parts.extend(value_lines(n))
-        if show_saved:
-            sc = saved_caption(n)
-            if sc:
-                parts.append(sc)
         label = "<br/>".join(_mermaid_escape(p) for p in parts)
         shape_open, shape_close = ("([", "])") if n.kind == "accumulate" else ('["', '"]')
         if n.kind == "accumulate":
@@ -291,6 +352,22 @@ def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
             node_lines[n.id] = f"n{n.id}{shape_open}{label}{shape_close}"
     lines.extend(_grouped(graph, node_lines, lambda k, path: (
         [f'subgraph m{k}["{_mermaid_escape(_module_title(graph, path))}"]'], "end")))
+    if show_saved:  # each saved tensor its own node (see to_dot); freed ones dashed
+        freed = []
+        for n in graph.nodes:
+            for k, s in enumerate(n.saved):
+                sid = f"s{n.id}_{k}"
+                label = "<br/>".join(_mermaid_escape(p) for p in _saved_label(s, graph))
+                lines.append(f'  {sid}[/"{label}"/]')
+                lines.append(f"  {sid} -.- n{n.id}")
+                src = getattr(s, "source", None)
+                if src is not None and src != n.id:
+                    lines.append(f"  n{src} -. is .-> {sid}")
+                if s.freed:
+                    freed.append(sid)
+        if freed:
+            lines.append("  classDef freed stroke-dasharray: 5 5, color:#777777")
+            lines.append(f"  class {','.join(freed)} freed")
     for n in graph.nodes:
         for c, _ in n.next:
             if c is not None:

@@ -97,7 +97,7 @@ def tree_rows(graph: Any, *, fold: bool = False, show_saved: bool = False) -> li
                 continue
             expanded.add(nid)
             kids = _kids(node)
-            row = Row(depth, prefix, child_prefix, node, saved=saved_caption(node) if show_saved else "",
+            row = Row(depth, prefix, child_prefix, node, saved=saved_caption(node, graph) if show_saved else "",
                       values=value_lines(node) if with_values else [])
             rows.append(row)
             if fold and len(kids) == 1:
@@ -152,9 +152,9 @@ def _label(row: Row) -> list[tuple[str, str]]:
     return pieces
 
 
-def _wrap(pieces: list[tuple[str, str]], room: int) -> list[list[tuple[str, str]]]:
-    """The pieces broken into lines of at most ``room`` characters, between words (a word longer than the
-    room gets a line of its own, whole)."""
+def _wrap(pieces: list[tuple[str, str]], room: int, rest: Optional[int] = None) -> list[list[tuple[str, str]]]:
+    """The pieces broken into lines of at most ``room`` characters (the lines after the first: ``rest``,
+    default ``room``), between words (a word longer than the room gets a line of its own, whole)."""
     words: list[tuple[str, str]] = []
     for text, style in pieces:
         lead = len(text) - len(text.lstrip(" "))
@@ -165,7 +165,7 @@ def _wrap(pieces: list[tuple[str, str]], room: int) -> list[list[tuple[str, str]
     lines: list[list[tuple[str, str]]] = [[]]
     used = 0
     for w, style in words:
-        if used and used + len(w) > room:
+        if used and used + len(w) > (room if len(lines) == 1 else rest or room):
             lines.append([])
             w = w.lstrip(" ")
             used = 0
@@ -201,19 +201,21 @@ def render_tree(graph: Any, *, show_saved: bool = False, width: Optional[int] = 
                 head, cont = str(row.prefix), str(row.child_prefix) + ("│   " if _kids(row.node) and not row.repeat
                                                             and not row.chain else "    ")
             room = max(LABEL_ROOM, (width or 10**9) - len(head))
-            for i, line in enumerate(_wrap(_label(row), room)):
+            # lines under the label start after ``cont``, which is longer than ``head`` for a parent node
+            under = max(LABEL_ROOM, (width or 10**9) - len(cont))
+            for i, line in enumerate(_wrap(_label(row), room, under)):
                 out.append(head if i == 0 else cont, style="dim")
                 for text, style in line:
                     out.append(text, style=style)
                 out.append("\n")
             for extra in row.values:
-                for line in _wrap([(extra, "green")], room):
+                for line in _wrap([(extra, "green")], under):
                     out.append(cont, style="dim")
                     for text, style in line:
                         out.append(text, style=style)
                     out.append("\n")
             if row.saved:
-                for i, line in enumerate(_wrap([(row.saved, "yellow")], room)):
+                for line in _wrap([(row.saved, "yellow")], under):
                     out.append(cont, style="dim")
                     for text, style in line:
                         out.append(text, style=style)
