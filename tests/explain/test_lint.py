@@ -438,6 +438,27 @@ def test_eval_then_frozen_model_says_may():
     assert [(f.line, f.certain) for f in found] == [(5, False)]
 
 
+@pytest.mark.parametrize("switch, certain", [
+    ("w.requires_grad = True", True), ("w.requires_grad_()", True), ("w.requires_grad_(True)", True),
+    ("model.weight.requires_grad = False", False), ("model.weight.requires_grad_(False)", False),
+    ("model.weight.requires_grad = flag", False)])
+def test_eval_only_a_switch_that_may_turn_grad_off_makes_it_may(switch, certain):
+    """Turning requires_grad on for some other tensor cannot make model(x)'s result stop requiring grad;
+    turning it off (or to a value the source does not fix) on a parameter can (PyTorch: a Linear whose
+    parameters do not require grad returns a result without grad_fn)."""
+    source = src(f"""
+        import torch.nn as nn
+        flag = False
+        w = torch.ones(2)
+        model = nn.Linear(3, 2)
+        {switch}
+        model.eval()
+        y = model(torch.ones(1, 3))
+        """)
+    found = [f for f in lint_source(source, "case.py").findings if f.kind == "eval_keeps_grad"]
+    assert [(f.line, f.certain) for f in found] == [(7, certain)]
+
+
 def test_zero_grad_missing_is_may_in_a_branchy_loop():
     source = src("""
         import torch.nn as nn

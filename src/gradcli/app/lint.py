@@ -416,8 +416,13 @@ class Linter:
         body = getattr(tree, "body", [])
         modules: set = set()
         classes = {st.name for st in body if isinstance(st, ast.ClassDef)}
+        # only a switch that may turn requires_grad off can make the call's result not require grad
         frozen = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "requires_grad_"
-                     or isinstance(n, ast.Attribute) and n.attr == "requires_grad" and isinstance(n.ctx, ast.Store)
+                     and not _turns_on(n.args[0] if n.args else None, bare=True)
+                     or isinstance(n, ast.Assign) and not _turns_on(n.value) and any(
+                         isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in n.targets)
+                     or isinstance(n, (ast.AugAssign, ast.AnnAssign)) and isinstance(n.target, ast.Attribute)
+                     and n.target.attr == "requires_grad"
                      or isinstance(n, ast.Call) and (dotted(n.func) or "").endswith("set_grad_enabled")
                      for n in ast.walk(tree))
         evaluated: dict = {}
@@ -1741,6 +1746,11 @@ def _src_name(node: ast.AST) -> str:
 
 _BACKWARD_LIKE = ("backward", "grad", "jacobian", "hessian", "vjp", "jvp", "vhp", "hvp", "gradcheck",
                   "gradgradcheck", "checkpoint", "jacrev", "jacfwd", "grad_and_value")
+
+
+def _turns_on(value: Optional[ast.AST], bare: bool = False) -> bool:
+    """Is ``value`` the constant True (``bare``: or absent, as in ``requires_grad_()``)?"""
+    return value is None and bare or isinstance(value, ast.Constant) and value.value is True
 
 
 def _may_backward(call: ast.Call) -> bool:
