@@ -414,3 +414,55 @@ def test_compare_is_gradchecks_criterion():
     assert ck.compare(np.array([1.0]), np.array([1.0005]), 1e-5, 1e-3)[2] is True  # within rtol * |n|
     a, r, ok = ck.compare(np.array([np.nan]), np.array([1.0]), 1e-5, 1e-3)
     assert math.isnan(a) and math.isnan(r) and ok is False
+
+
+# Every built-in module with parameters initialises them in place (reset_parameters) after making them;
+# PyTorch's parameters require grad from creation, so a perturbation made when they started requiring grad
+# would be overwritten by the init (issue 23 stop 33: every element of a Conv2d's weight "disagreed").
+# Finite differences of the loss must match its analytic gradient for each of their parameters.
+_MODULE_FILES = {
+    "Linear": ("nn.Linear(3, 2)", "torch.randn(4, 3)", "m(x)"),
+    "Conv1d": ("nn.Conv1d(2, 2, 3)", "torch.randn(1, 2, 6)", "m(x)"),
+    "Conv2d": ("nn.Conv2d(2, 2, 3)", "torch.randn(1, 2, 5, 5)", "m(x)"),
+    "BatchNorm1d": ("nn.BatchNorm1d(3)", "torch.randn(4, 3)", "m(x) * torch.arange(3.0)"),
+    "LayerNorm": ("nn.LayerNorm(3)", "torch.randn(4, 3)", "m(x) * torch.arange(3.0)"),
+    "Embedding": ("nn.Embedding(5, 3)", "torch.tensor([0, 2, 2, 4])", "m(x)"),
+    "Bilinear": ("nn.Bilinear(2, 3, 2)", "torch.randn(4, 2)", "m(x, torch.randn(4, 3))"),
+    "RNN": ("nn.RNN(3, 2)", "torch.randn(4, 1, 3)", "m(x)[0]"),
+    "LSTM": ("nn.LSTM(3, 2)", "torch.randn(4, 1, 3)", "m(x)[0]"),
+    "GRU": ("nn.GRU(3, 2)", "torch.randn(4, 1, 3)", "m(x)[0]"),
+    "LSTMCell": ("nn.LSTMCell(3, 2)", "torch.randn(4, 3)", "m(x)[0]"),
+    "GRUCell": ("nn.GRUCell(3, 2)", "torch.randn(4, 3)", "m(x)"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_MODULE_FILES))
+def test_check_of_a_built_in_modules_parameters_passes(name):
+    make, x, out = _MODULE_FILES[name]
+    report = check(f"import torch.nn as nn\ntorch.manual_seed(0)\nm = {make}\nx = {x}\n"
+                   f"loss = ({out}).pow(2).sum()\nloss.backward()\n")
+    assert report.run.ok, report.run.error
+    params = [i for i in report.inputs if i.name.startswith("m.")]
+    assert params, [i.name for i in report.inputs]
+    for i in params:
+        assert i.ok and not i.note, (i.name, i.max_abs_error, i.max_rel_error, i.note)
+
+
+def test_parameters_require_grad_once_the_constructor_returns():
+    """What a file can see (PyTorch: a Parameter requires grad from creation): a subclass's __init__ after
+    super().__init__() and the module's parameters afterwards; a Parameter the file makes itself requires
+    grad at once, inside a built-in's constructor or not."""
+    from gradcli.lang.run import run_file
+
+    r = run_file("import torch.nn as nn\n"
+                   "class L(nn.Linear):\n"
+                   "    def __init__(self):\n"
+                   "        super().__init__(2, 2)\n"
+                   "        print(self.weight.requires_grad, self.bias.requires_grad)\n"
+                   "        self.extra = nn.Parameter(torch.ones(2))\n"
+                   "        print(self.extra.requires_grad)\n"
+                   "m = L()\n"
+                   "print([p.requires_grad for p in m.parameters()], m.weight.is_leaf, m.weight.grad_fn)\n",
+                   "f.py", RunOptions())
+    assert r.ok, r.error
+    assert r.stdout == "True True\nTrue\n[True, True, True] True None\n"

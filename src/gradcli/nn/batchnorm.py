@@ -21,7 +21,7 @@ from ..ops import normalization as _N
 from . import init
 from ._errors import nn_error
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, tracked_after_init
 
 __all__ = ["BatchNorm1d", "BatchNorm2d"]
 
@@ -30,6 +30,7 @@ _MOD = "torch.nn.modules.batchnorm"
 
 class _BatchNorm(Module):
     @python_errors
+    @tracked_after_init
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: Optional[float] = 0.1, affine: bool = True,
                  track_running_stats: bool = True, device: Any = None, dtype: Any = None, *,
                  bias: bool = True) -> None:

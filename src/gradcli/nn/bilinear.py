@@ -15,7 +15,7 @@ from ..ops.bilinear import bilinear
 from . import init
 from ._errors import nn_error
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, tracked_after_init
 
 __all__ = ["Bilinear"]
 
@@ -26,6 +26,7 @@ class Bilinear(Module):
     __module__ = "torch.nn.modules.linear"
 
     @python_errors
+    @tracked_after_init
     def __init__(self, in1_features: int, in2_features: int, out_features: int, bias: bool = True,
                  device: Any = None, dtype: Any = None) -> None:
         super().__init__()

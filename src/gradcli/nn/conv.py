@@ -25,7 +25,7 @@ from ..ops import creation
 from . import init
 from ._errors import nn_error
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, tracked_after_init
 
 __all__ = ["Conv1d", "Conv2d"]
 
@@ -46,6 +46,7 @@ class _ConvNd(Module):
     _fn: Any = None
 
     @python_errors
+    @tracked_after_init
     def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1, padding: Any = 0,
                  dilation: Any = 1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device: Any = None, dtype: Any = None) -> None:

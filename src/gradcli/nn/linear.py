@@ -18,7 +18,7 @@ from ..ops import creation
 from ..ops.linalg import linear
 from . import init
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, tracked_after_init
 
 __all__ = ["Identity", "Linear"]
 
@@ -44,23 +44,18 @@ class Linear(Module):
 
     __module__ = "torch.nn.modules.linear"
 
+    @tracked_after_init
     def __init__(self, in_features: int, out_features: int, bias: bool = True, device: Any = None,
                  dtype: Any = None) -> None:
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features
-        # the parameters start requiring grad once initialised (PyTorch: at creation; the init runs under
-        # no_grad, so nothing of the file can tell), so that `gradcli check`, which perturbs a leaf when it
-        # starts requiring grad, perturbs the initialised values
-        self.weight = Parameter(creation.empty((out_features, in_features), **_factory(dtype)), requires_grad=False)
+        self.weight = Parameter(creation.empty((out_features, in_features), **_factory(dtype)))
         if bias:
-            self.bias = Parameter(creation.empty(out_features, **_factory(dtype)), requires_grad=False)
+            self.bias = Parameter(creation.empty(out_features, **_factory(dtype)))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
-        for p in (self.weight, self.bias):
-            if p is not None:
-                p.requires_grad_(True)
 
     def reset_parameters(self) -> None:
         """PyTorch's default initialisation (see the module docstring)."""

@@ -13,7 +13,7 @@ from ..ops import creation
 from ..ops import normalization as _N
 from . import init
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, tracked_after_init
 
 __all__ = ["LayerNorm"]
 
@@ -24,6 +24,7 @@ class LayerNorm(Module):
     __module__ = "torch.nn.modules.normalization"
 
     @python_errors
+    @tracked_after_init
     def __init__(self, normalized_shape: Any, eps: float = 1e-5, elementwise_affine: bool = True, bias: bool = True,
                  device: Any = None, dtype: Any = None) -> None:
         super().__init__()

@@ -10,13 +10,52 @@ A non-tensor ``data`` fails as PyTorch's ``data.detach()`` does there: Attribute
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import inspect
+from typing import Any, Callable
 
 from ..autograd import dtypes as dt
 from ..autograd.tensor import Tensor
+from ..errors import ArgumentTypeError
 from ._errors import nn_error
 
-__all__ = ["Parameter", "typename"]
+__all__ = ["Parameter", "typename", "tracked_after_init"]
+
+#: one list per built-in module constructor running (:func:`tracked_after_init`): the parameters it made
+#: with requires_grad=True, not requiring grad until the constructor returns
+_DEFERRED: list = []
+
+
+def tracked_after_init(init: Callable) -> Callable:
+    """Decorator for a built-in module's ``__init__``: the parameters it makes start requiring grad when it
+    returns, after ``reset_parameters()`` filled them in place.
+
+    PyTorch: they require grad from creation, and the in-place init runs under no_grad, so a file cannot
+    tell the difference.  ``gradcli check`` can: it perturbs a leaf when it starts requiring grad, and a
+    value initialised after that point would be the one it did not perturb (every element of a Conv2d's
+    weight then disagreed with finite differences).  Nested constructors (LSTM -> RNNBase) each release
+    their own parameters when they return; an exception releases them too."""
+
+    signature = inspect.signature(init)
+
+    @functools.wraps(init)
+    def wrapped(self: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            signature.bind(self, *args, **kwargs)
+        except TypeError:
+            try:  # Python's own message for the wrong arguments (PyTorch's): raised before the body runs
+                init(self, *args, **kwargs)
+            except TypeError as e:
+                raise ArgumentTypeError(str(e)) from None
+        made: list = []
+        _DEFERRED.append(made)
+        try:
+            init(self, *args, **kwargs)
+        finally:
+            _DEFERRED.pop()
+            for p in made:
+                p._set_requires_grad(True)  # as at creation: no version bump, no graph
+    return wrapped
 
 
 class Parameter(Tensor):
@@ -38,7 +77,11 @@ class Parameter(Tensor):
                      "_view_fn", "_retains_grad", "_hooks", "_acc", "_inference", "_post_acc_hooks",
                      "_view_version", "_creation", "_zero"):
             setattr(p, slot, getattr(base, slot))
-        p._set_requires_grad(bool(requires_grad))
+        if requires_grad and _DEFERRED:
+            _DEFERRED[-1].append(p)
+            p._set_requires_grad(False)
+        else:
+            p._set_requires_grad(bool(requires_grad))
         return p
 
     def __init__(self, data: Any = None, requires_grad: bool = True) -> None:  # noqa: D107 - built in __new__

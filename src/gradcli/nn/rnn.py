@@ -28,7 +28,7 @@ from ..ops import rnn as _R
 from . import init
 from ._errors import nn_error
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, tracked_after_init
 
 __all__ = ["RNN", "LSTM", "GRU", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -47,6 +47,7 @@ class RNNBase(Module):
     __module__ = _MOD
 
     @python_errors
+    @tracked_after_init
     def __init__(self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
                  batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
                  device: Any = None, dtype: Any = None) -> None:
@@ -298,6 +299,7 @@ class RNNCellBase(Module):
     __module__ = _MOD
 
     @python_errors
+    @tracked_after_init
     def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device: Any = None,
                  dtype: Any = None) -> None:
         super().__init__()

@@ -22,7 +22,7 @@ from ..ops import embedding as _E
 from . import init
 from ._errors import nn_error
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, tracked_after_init
 
 __all__ = ["Embedding"]
 
@@ -37,6 +37,7 @@ class Embedding(Module):
     __module__ = "torch.nn.modules.sparse"
 
     @python_errors
+    @tracked_after_init
     def __init__(self, num_embeddings: int, embedding_dim: int, padding_idx: Optional[int] = None,
                  max_norm: Optional[float] = None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
                  sparse: bool = False, _weight: Optional[Tensor] = None, _freeze: bool = False, device: Any = None,
