@@ -770,3 +770,65 @@ def test_cli_static_error(cli):
 def test_data_use_says_whether_it_reads_or_changes(line, start):
     [f] = lint_source(f"x = torch.ones(2, requires_grad=True)\n{line}\n", "case.py").findings
     assert f.kind == "data_use" and f.line == 2 and f.certain and f.message.startswith(start), f.message
+
+
+_VARIABLE_FIX = src("""
+    from torch.autograd import Variable
+    w = torch.ones(2, requires_grad=True)
+    loss = (w * 2).sum()
+    loss = Variable(loss, requires_grad=True)
+    loss.backward()
+    v = torch.autograd.Variable(torch.ones(2), requires_grad=True)
+    (v * 2).sum().backward()
+    """)
+
+
+def test_variable_of_a_result_is_requires_grad_on_result():
+    """``loss = Variable(loss, requires_grad=True)``: certain when the wrapped tensor has a history, "may"
+    when it comes from a module (not modelled), nothing for a fresh tensor."""
+    found = [(f.kind, f.line, f.certain) for f in lint_source(_VARIABLE_FIX, "case.py").findings]
+    assert found == [("requires_grad_on_result", 4, True)]
+    module = src("""
+        import torch.nn as nn
+        from torch.autograd import Variable as V
+        model = nn.Linear(2, 1)
+        loss = model(torch.ones(1, 2)).sum()
+        loss = V(loss, requires_grad=True)
+        loss.backward()
+        """)
+    found = [(f.kind, f.line, f.certain) for f in lint_source(module, "case.py").findings]
+    assert found == [("requires_grad_on_result", 5, False)]
+
+
+@pytest.mark.torch
+def test_variable_of_a_result_agrees_with_pytorch():
+    """The claim, in PyTorch 2.13: the backward runs, the new leaf gets its gradient, ``w`` none."""
+    doc = torch_doc(_VARIABLE_FIX)
+    assert doc["error"] is None
+    assert torch_tensor(doc, "w")["grad"] is None
+    loss = torch_tensor(doc, "loss")
+    assert loss["is_leaf"] and loss["grad_fn"] is None and loss["grad"] == 1.0
+
+
+_LINEAR_SECOND_GRAD = src("""
+    x = torch.randn(5).requires_grad_()
+    y = (2 * x).sum()
+    dydx = torch.autograd.grad(y, x, create_graph=True)[0]
+    d2ydx2 = torch.autograd.grad(dydx, x)[0]
+    """)
+
+
+def test_create_graph_gradients_may_not_require_grad():
+    """grad(..., create_graph=True) of a linear function is a constant (no grad_fn): what the second
+    grad() then meets first, no_grad_fn or a non-scalar output, depends on the function, so "may"
+    (pytorch/pytorch issue 36463's code)."""
+    found = [(f.kind, f.line, f.certain) for f in lint_source(_LINEAR_SECOND_GRAD, "case.py").findings]
+    assert found == [("non_scalar_backward", 4, False)]
+
+
+@pytest.mark.torch
+def test_create_graph_gradient_of_a_linear_function_is_a_constant_in_pytorch():
+    doc = torch_doc(_LINEAR_SECOND_GRAD)
+    assert (doc["error"]["kind"], doc["error"]["line"]) == ("no_grad_fn", 4)
+    d = torch_tensor(doc, "dydx")
+    assert d["grad_fn"] is None and not d["requires_grad"]

@@ -31,8 +31,9 @@ data_use                  ``.data``: a tensor outside autograd whose in-place ch
 unknown_name              a name neither gradcli nor PyTorch 2.13 has on a module or tensor (a typo:
                           ``y.summ()``) -> run fails with ``runtime`` (AttributeError) at that line
 requires_grad_on_result   ``loss.requires_grad = True`` / ``requires_grad_()`` on a tensor computed under
-                          no_grad or through detach() from tensors that require grad: it becomes a new
-                          leaf, so backward runs but never reaches them (the forums' "fix" for no_grad_fn)
+                          no_grad or through detach() from tensors that require grad, or
+                          ``Variable(loss, requires_grad=True)``: it becomes a new leaf, so backward runs
+                          but never reaches them (the forums' "fix" for no_grad_fn)
 attribute_typo            ``x.require_grad = True``, ``x.retain_graph = True`` ...: a new Python attribute on
                           the tensor, not the autograd setting (TorchFix TOR002)
 zero_grad_missing         an optimizer's ``step()`` in a loop with ``backward()`` and no ``zero_grad()``:
@@ -61,6 +62,8 @@ from .srcinfo import SourceInfo, dotted, grad_switch_of
 __all__ = ["Finding", "KINDS", "lint_source", "LintResult", "SAVES", "SCHEMA"]
 
 SCHEMA = "gradcli.lint/1"
+
+_VARIABLE = "torch.autograd.Variable"
 
 KINDS = ("second_backward", "leaf_inplace", "inplace_saved", "non_scalar_backward", "non_leaf_grad",
          "grad_accumulates", "non_leaf_requires_grad", "data_use", "unknown_name", "requires_grad_on_result",
@@ -214,7 +217,7 @@ class AbsNode:
 
 class AbsTensor:
     __slots__ = ("rg", "leaf", "shape", "dtype", "node", "box", "retains", "base", "acc", "grad", "name",
-                 "base_sure", "nograd_view", "inference", "cut", "releafed")
+                 "base_sure", "nograd_view", "inference", "cut", "releafed", "opaque")
 
     def __init__(self, rg: Optional[bool], leaf: Optional[bool], shape: Any, box: Optional[Box] = None,
                  node: Optional[AbsNode] = None, dtype: Optional[str] = None) -> None:
@@ -238,6 +241,9 @@ class AbsTensor:
         # requires_grad switched on after such a cut: (the statement, the cut, sure), reported by a backward
         # that reaches this new leaf (requires_grad_on_result)
         self.releafed: Optional[tuple] = None
+        # computed from a value the analysis does not know (a module's output, an unknown call): it may have
+        # a history its rg does not show
+        self.opaque = False
 
     def numel(self) -> Optional[int]:
         if self.shape is None:
@@ -699,7 +705,12 @@ class Linter:
     def s_Import(self, st: Any, scope: Scope) -> None:
         return None
 
-    s_ImportFrom = s_Import
+    def s_ImportFrom(self, st: ast.ImportFrom, scope: Scope) -> None:
+        # only Variable is followed (requires_grad_on_result); other imported names stay unknown calls
+        if st.module in ("torch.autograd", "torch.autograd.variable"):
+            for a in st.names:
+                if a.name == "Variable":
+                    scope.vars[a.asname or a.name] = Namespace(_VARIABLE)
 
     def s_Pass(self, st: Any, scope: Scope) -> None:
         return None
@@ -897,6 +908,8 @@ class Linter:
         kwargs = {k.arg: self.ev(k.value, scope) for k in node.keywords if k.arg}
         if isinstance(f, Func):
             return self.call_user(f, args, kwargs, node)
+        if isinstance(f, Namespace) and f.path == _VARIABLE:
+            return self.function(f.path, args, kwargs, node)
         if isinstance(func, ast.Name):
             name = func.id
             if name == "range":
@@ -1001,6 +1014,7 @@ class Linter:
                 out.cut = (line, "no_grad")
             else:
                 out.cut = next((x.cut for x in tensors if x.cut is not None), None)
+        out.opaque = any(x is UNK for x in inputs) or any(x.opaque for x in tensors)
         if not known and rg is not False:
             out.leaf = None  # an op outside the tables may return its input itself (PyTorch's no-op cases)
         if view_of is not None:
@@ -1286,8 +1300,12 @@ class Linter:
             roots = list(outs) if isinstance(outs, (list, tuple)) else [outs]
             self.backward(roots, gouts, retain, create, ins, node, "grad")
             insl = list(ins) if isinstance(ins, (list, tuple)) else [ins]
-            return tuple(AbsTensor(t_and(create, True) if create is True else False, None,
+            # with create_graph the gradients require grad only when they depend on the inputs (not for a
+            # linear function: grad((2 * x).sum(), x) is a constant), which the source does not fix
+            return tuple(AbsTensor(None if create is True else False, None,
                                    x.shape if isinstance(x, AbsTensor) else None) for x in insl)
+        if path in (_VARIABLE, "torch.autograd.variable.Variable"):
+            return self.variable(args, kwargs, node)
         if path.startswith("torch.") and short in _CREATION and path.count(".") == 1:
             return self.create(short, args, kwargs, node)
         if short in ("no_grad", "enable_grad", "inference_mode", "set_grad_enabled", "manual_seed",
@@ -1321,6 +1339,26 @@ class Linter:
         if short in _VIEWS:
             return self.op(short, [t], node, shape=self.view_shape(t, short, list(args[1:])), view_of=t)
         return self.op(short, list(args) + list(kwargs.values()), node)
+
+    def variable(self, args: list, kwargs: dict, node: Any) -> Any:
+        """``Variable(t, requires_grad=True)`` (PyTorch >= 0.4): a new leaf sharing ``t``'s values, never its
+        history -- the 2018 forums' fix for no_grad_fn (``loss = Variable(loss, requires_grad=True)``); a
+        backward then stops at it (requires_grad_on_result, "may" when what made ``t`` is not known)."""
+        t = args[0] if args else kwargs.get("data")
+        rg = kwargs.get("requires_grad", args[1] if len(args) > 1 else False)
+        if t is UNK:  # what made it is not known (a module's output): it may have had a history
+            out = AbsTensor(rg if isinstance(rg, bool) else None, True, None)
+            had: Optional[bool] = None
+        elif isinstance(t, AbsTensor):
+            out = AbsTensor(rg if isinstance(rg, bool) else None, True, t.shape, box=t.box, dtype=t.dtype)
+            had = True if t.rg is True or t.cut is not None else (
+                False if t.rg is False and t.leaf is True and not t.opaque else None)
+        else:
+            return UNK
+        if rg is True and had is not False:
+            cut = (node.lineno, "variable") if t is UNK or t.rg is True or t.cut is None else t.cut
+            out.releafed = (node, cut, self.sure and had is True)
+        return out
 
     def create(self, name: str, args: list, kwargs: dict, node: Any) -> AbsTensor:
         rg_arg = kwargs.get("requires_grad", False)
@@ -1371,6 +1409,17 @@ class Linter:
     def report_releafed(self, t: AbsTensor) -> None:
         """requires_grad_on_result, once a backward reaches the tensor made a new leaf after its history was cut."""
         node, (line, how), sure = t.releafed
+        if how == "variable":
+            self.report(
+                "requires_grad_on_result", node, sure and self.sure,
+                f"Variable(..., requires_grad=True) makes {self.label(t)} a new leaf that shares the values of "
+                "the tensor it wraps but not its history (PyTorch >= 0.4): backward() then runs without the "
+                "no_grad_fn error, but no gradient reaches the tensors that made that tensor.",
+                "Drop the Variable(...) wrapper and call backward() on the tensor itself (tensors carry "
+                "autograd on their own since PyTorch 0.4); if that raises no_grad_fn, find where its history "
+                "was cut (torch.no_grad(), .detach(), .data, .item()).",
+                {"leaf": t.name, "cut_line": line})
+            return
         why = ("under torch.no_grad()" if how == "no_grad" else "through detach()")
         self.report(
             "requires_grad_on_result", node, sure and self.sure,
