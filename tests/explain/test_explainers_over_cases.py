@@ -129,6 +129,8 @@ def test_explainers_report_the_runs_own_error(case, capsys, monkeypatch):
         static = want is not None and want[0] in STATIC and (want[0] == "syntax" or _static_problems(case.source))
         if want is not None and (static or (want[0] == "limit" and lint["error"] is not None)):
             assert _kind_line(lint["error"]) == want, "lint"
+        elif want is not None and want[0] in STATIC and _kind_line(lint["error"]) == want:
+            pass  # an API gradcli lacks, named in the source (nn.LazyLinear): lint finds the run's own error
         else:
             assert lint["error"] is None, f"lint reports {lint['error']} that run does not"
 
