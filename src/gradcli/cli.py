@@ -469,7 +469,9 @@ def graph_command(
                           "other named tensor was computed from)."),
     ] = None,
     show_saved: Annotated[
-        bool, typer.Option("--show-saved", help="Show each node's saved tensors and whether they were freed.")
+        bool, typer.Option("--show-saved", help="Show each node's saved tensors by PyTorch's _saved_* name, what each one is, its "
+                                      "version at save and now, and whether backward freed it (nodes of their own in "
+                                      "dot, mermaid and svg).")
     ] = False,
     values: Annotated[
         bool, typer.Option("--values", help="Label each node with its output's dtype, shape and value (the "
