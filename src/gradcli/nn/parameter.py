@@ -40,17 +40,16 @@ def tracked_after_init(init: Callable) -> Callable:
 
     @functools.wraps(init)
     def wrapped(self: Any, *args: Any, **kwargs: Any) -> None:
-        try:
-            signature.bind(self, *args, **kwargs)
-        except TypeError:
-            try:  # Python's own message for the wrong arguments (PyTorch's): raised before the body runs
-                init(self, *args, **kwargs)
-            except TypeError as e:
-                raise ArgumentTypeError(str(e)) from None
         made: list = []
         _DEFERRED.append(made)
         try:
             init(self, *args, **kwargs)
+        except TypeError as e:
+            try:
+                signature.bind(self, *args, **kwargs)
+            except TypeError:  # wrong arguments: Python's own message (PyTorch's), the file's `type` error
+                raise ArgumentTypeError(str(e)) from None
+            raise
         finally:
             _DEFERRED.pop()
             for p in made:

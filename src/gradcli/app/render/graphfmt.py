@@ -9,7 +9,7 @@ so leaves are on top and the root at the bottom.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 from rich.text import Text
 
@@ -156,6 +156,16 @@ def _saved_label(s: Any, graph: Any) -> list[str]:
     return lines
 
 
+def _saved_nodes(graph: Any) -> Iterator[tuple[str, int, Any, Optional[int]]]:
+    """Each saved tensor drawn as its own node (dot and mermaid): its node id ``s{node}_{k}``, the node that
+    saved it, the SavedInfo, and the node of the tensor it is (None when unknown, hidden, or the saving node
+    itself: its own result)."""
+    for n in graph.nodes:
+        for k, s in enumerate(n.saved):
+            src = getattr(s, "source", None)
+            yield f"s{n.id}_{k}", n.id, s, src if src != n.id else None
+
+
 def to_tree_rich(graph: Any, *, show_saved: bool = False, width: Optional[int] = None) -> Text:
     """The graph as an indented tree, one block per root, styled for a terminal ``width`` columns wide:
     true depth at any length (straight chains folded with a count, or the compact ``depth: node`` form,
@@ -300,17 +310,14 @@ def to_dot(graph: Any, *, show_saved: bool = False, saved_nodes: bool = True) ->
     if show_saved and saved_nodes:
         # each saved tensor its own node, as torchviz's show_saved draws them (orange; freed ones dashed and
         # grey), tied to the node that saved it, with an edge from the node whose output it is
-        for n in graph.nodes:
-            for k, s in enumerate(n.saved):
-                sid = f"s{n.id}_{k}"
-                style = 'style="dashed", fontcolor="#777777", color="#999999"' if s.freed else \
-                    'style="filled", fillcolor="#fce5cd"'
-                lines.append(f'  {sid} [label="{_dot_escape(chr(10).join(_saved_label(s, graph)))}", shape=box, '
-                             f'{style}, fontsize=10];')
-                lines.append(f'  {sid} -> n{n.id} [style=dotted, dir=none];')
-                src = getattr(s, "source", None)
-                if src is not None and src != n.id:
-                    lines.append(f'  n{src} -> {sid} [style=dotted, color="#e69138", label="is", fontsize=9];')
+        for sid, owner, s, src in _saved_nodes(graph):
+            style = 'style="dashed", fontcolor="#777777", color="#999999"' if s.freed else \
+                'style="filled", fillcolor="#fce5cd"'
+            lines.append(f'  {sid} [label="{_dot_escape(chr(10).join(_saved_label(s, graph)))}", shape=box, '
+                         f'{style}, fontsize=10];')
+            lines.append(f'  {sid} -> n{owner} [style=dotted, dir=none];')
+            if src is not None:
+                lines.append(f'  n{src} -> {sid} [style=dotted, color="#e69138", label="is", fontsize=9];')
     for n in graph.nodes:
         for c, _ in n.next:
             if c is not None:
@@ -354,17 +361,14 @@ def to_mermaid(graph: Any, *, show_saved: bool = False) -> str:
         [f'subgraph m{k}["{_mermaid_escape(_module_title(graph, path))}"]'], "end")))
     if show_saved:  # each saved tensor its own node (see to_dot); freed ones dashed
         freed = []
-        for n in graph.nodes:
-            for k, s in enumerate(n.saved):
-                sid = f"s{n.id}_{k}"
-                label = "<br/>".join(_mermaid_escape(p) for p in _saved_label(s, graph))
-                lines.append(f'  {sid}[/"{label}"/]')
-                lines.append(f"  {sid} -.- n{n.id}")
-                src = getattr(s, "source", None)
-                if src is not None and src != n.id:
-                    lines.append(f"  n{src} -. is .-> {sid}")
-                if s.freed:
-                    freed.append(sid)
+        for sid, owner, s, src in _saved_nodes(graph):
+            label = "<br/>".join(_mermaid_escape(p) for p in _saved_label(s, graph))
+            lines.append(f'  {sid}[/"{label}"/]')
+            lines.append(f"  {sid} -.- n{owner}")
+            if src is not None:
+                lines.append(f"  n{src} -. is .-> {sid}")
+            if s.freed:
+                freed.append(sid)
         if freed:
             lines.append("  classDef freed stroke-dasharray: 5 5, color:#777777")
             lines.append(f"  class {','.join(freed)} freed")
