@@ -433,6 +433,9 @@ _MODULE_FILES = {
     "GRU": ("nn.GRU(3, 2)", "torch.randn(4, 1, 3)", "m(x)[0]"),
     "LSTMCell": ("nn.LSTMCell(3, 2)", "torch.randn(4, 3)", "m(x)[0]"),
     "GRUCell": ("nn.GRUCell(3, 2)", "torch.randn(4, 3)", "m(x)"),
+    # parameters materialized and initialised at the first call (then in float64 after .double())
+    "LazyLinear": ("nn.LazyLinear(2)", "torch.randn(4, 3)", "m(x)"),
+    "LazyLinear.double": ("nn.LazyLinear(2).double()", "torch.randn(4, 3, dtype=torch.float64)", "m(x)"),
 }
 
 

@@ -33,19 +33,12 @@ XFAIL: dict[str, str] = {
     "real_snippets/docs__func_vmap_doc": ("vmap of a function whose output requires grad through a tensor captured from "
                                           "outside (weights, requires_grad=True) is refused: gradcli's vmap runs per "
                                           "sample and stacks, PyTorch's batched kernels give the output its own grad_fn"),
-    # fresh40's batch (40 snippets by others, first pass 36/40)
-    "real_snippets/custom_function__ohhan777_myrelu_backward_no_staticmethod": (
-        "an autograd.Function whose backward lacks @staticmethod is refused (unsupported: backward must be a "
-        "@staticmethod); PyTorch 2.13 calls it through the class and the 500-step loop runs"),
-    "real_snippets/hooks_checkpoint__gapatron_checkpointed_block": (
-        "a file's own module method named with a leading underscore (self._layer2_fn, passed to checkpoint) is "
-        "refused by the sandbox's `_` attribute rule (only _version, _base, _is_view(), grad_fn._saved_* allowed)"),
+    # fresh40's batch (40 snippets by others, first pass 36/40; non-static Function methods, a file's own
+    # `_` names and nn.LazyLinear run since)
     "real_snippets/nn_optim__himanshu_xornet_adam": (
         "float32 drift over 5000 Adam steps of a Linear(2, 8)-ReLU-Linear(8, 1) XOR net: equal at 100 steps, "
         "differs by 300 where a hidden unit sits at the ReLU kink (fc1.bias ~0.02, grad 1.4e-4 against PyTorch's 0.0); "
         "at 5000 fc1.bias[0] is -4.8e-05 against 1.7e-05"),
-    "real_snippets/nn_optim__kolyakr_d2l_lazy_linear_blocks": (
-        "torch.nn.LazyLinear is not implemented (unsupported: PyTorch 2.13 API gradcli does not implement)"),
 }
 #: cases per category that also run through the installed CLI
 CLI_PER_CATEGORY = 2

@@ -72,11 +72,6 @@ def test_there_are_recorded_files():
 #: (none since 2026-12-02: type(m) and Tensor.resize run; a case added here must be strict-xfail in test_cases.py)
 RUN_FAILS: dict = {
     "real_snippets/docs__func_vmap_doc": "vmap of an output that requires grad outside vmap is refused",
-    "real_snippets/custom_function__ohhan777_myrelu_backward_no_staticmethod":
-        "a custom Function whose backward lacks @staticmethod is refused (PyTorch 2.13 runs it)",
-    "real_snippets/hooks_checkpoint__gapatron_checkpointed_block":
-        "the sandbox refuses the file's own method self._layer2_fn (the '_' attribute rule)",
-    "real_snippets/nn_optim__kolyakr_d2l_lazy_linear_blocks": "torch.nn.LazyLinear is not implemented",
 }
 
 

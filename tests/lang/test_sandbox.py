@@ -99,7 +99,8 @@ ATTEMPTS = {
     # class / metaclass tricks
     "metaclass": "class A(torch.autograd.Function, metaclass=type):\n    pass\n",
     "class_body_code": "class A(torch.autograd.Function):\n    x = open('SENTINEL', 'w')\n",
-    "class_non_static": "class A(torch.autograd.Function):\n    def forward(ctx):\n        pass\n",
+    "class_classmethod_forward": ("class A(torch.autograd.Function):\n    @classmethod\n    def forward(cls, ctx):\n"
+                                  "        pass\n"),
     # exceptions
     "try_except_traceback": "try:\n    1 / 0\nexcept Exception as e:\n    tb = e.__traceback__\n",
     "raise": "raise SystemExit\n",
@@ -349,6 +350,22 @@ V2_ATTEMPTS = {
     "module_class": _IMPORT_NN + _NET + "c = m.__class__\n",
     "module_private_store": _IMPORT_NN + _NET + "d = m._modules\n",
     "module_private_getattr": _IMPORT_NN + _NET + "d = getattr(m, '_modules')\n",
+    # a file's own `_` names run (self._layer2_fn); the engine's stay out of reach even when the file
+    # names them itself
+    "module_private_assigned_before_init": _IMPORT_NN + (
+        "class N(nn.Module):\n    def __init__(self):\n        self._modules = 5\n        super().__init__()\n"
+        "m = N()\nd = m._modules\n"),
+    "module_private_assigned_after_init": _IMPORT_NN + _NET + "m._parameters = {}\nd = m._parameters\n",
+    "module_private_method_shadow": _IMPORT_NN + (
+        "class N(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "    def _modules(self):\n        return 1\nm = N()\nd = m._modules\n"),
+    "module_private_engine_method": _IMPORT_NN + (
+        "class N(nn.Module):\n    def _named_members(self):\n        return 1\nm = N()\nd = m._named_members\n"),
+    "module_private_engine_class_attr": _IMPORT_NN + (
+        "class N(nn.Module):\n    _version = 1\n    def _apply(self, fn):\n        return fn\nd = N._apply\n"),
+    "module_private_file_record": _IMPORT_NN + _NET + "m._x = 1\nd = m._gradcli_file_attrs\n",
+    "plain_private_engine_name": "class E:\n    pass\ne = E()\ne._gradcli_public = 1\n",
+    "tensor_private_assigned": "t = torch.ones(1)\nt._grad = 1\nd = t._grad\n",
     "module_private_getattr_default": _IMPORT_NN + _NET + "d = getattr(m, '_parameters', None)\n",
     "module_private_hasattr": _IMPORT_NN + _NET + "d = hasattr(m, '_forward_hooks')\n",
     "module_type_builtin": _IMPORT_NN + _NET + "t = type(m).__dict__\n",
@@ -530,6 +547,8 @@ ATTEMPTS.update(V2_ATTEMPTS)
 
 # cases that are valid gradcli programs and harmless by construction
 HARMLESS = {
+    # PyTorch calls a Function's methods through the class: a def without @staticmethod runs as one
+    "class_non_static": "class A(torch.autograd.Function):\n    def forward(ctx):\n        pass\n",
     "shadow_print": "print = lambda *a: None\nprint('hidden')\n",
     "shadow_torch": "torch = 5\nx = torch + 1\n",
     "shadow_len": "def len(x):\n    return 42\ny = len([1])\n",

@@ -128,7 +128,8 @@ def test_decorator_of_the_file_on_a_function_method(run):
 
 
 def test_method_decorators_are_checked(run):
-    # a Python builtin as decorator: refused statically; two staticmethods or none: refused
+    # a Python builtin as decorator: refused statically; two staticmethods: refused; none: a plain def, which
+    # PyTorch calls through the class as a static method (the class statement runs in PyTorch 2.13 too)
     r = run("class A(torch.autograd.Function):\n    @staticmethod\n    @eval\n    def forward(ctx):\n        pass\n")
     assert r.error.kind == "unsupported" and "eval" in r.error.message
     r = run("class A(torch.autograd.Function):\n    @staticmethod\n    @staticmethod\n    def forward(ctx):\n"
@@ -136,7 +137,7 @@ def test_method_decorators_are_checked(run):
     assert r.error.kind == "unsupported"
     r = run("class A(torch.autograd.Function):\n    @torch.autograd.function.once_differentiable\n"
             "    def forward(ctx):\n        pass\n")
-    assert r.error.kind == "unsupported" and "@staticmethod" in r.error.message
+    assert r.error is None
 
 
 @needs_engine

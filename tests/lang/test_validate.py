@@ -176,9 +176,10 @@ def test_every_statement_form_is_allowed():
     [
         ("class A(torch.autograd.Function, metaclass=type):\n    pass\n", "takes no keywords", 1),
         ("class A(Function, metaclass=type):\n    pass\n", "takes no keywords", 1),
-        ("class A(Function):\n    x = 1\n", "body holds only @staticmethod defs", 2),
-        ("class A(Function):\n    def forward(ctx):\n        pass\n", "must be a @staticmethod", 2),
-        ("class A(Function):\n    @classmethod\n    def forward(cls):\n        pass\n", "must be a @staticmethod", 3),
+        ("class A(Function):\n    x = 1\n", "body holds only method defs", 2),
+        ("class A(Function):\n    @classmethod\n    def forward(cls):\n        pass\n", "no @classmethod", 3),
+        ("class A(Function):\n    @staticmethod\n    @staticmethod\n    def forward(ctx):\n        pass\n",
+         "repeated @staticmethod", 4),
         ("@dec\nclass A(Function):\n    pass\n", "class decorator", 1),
     ],
 )
@@ -278,6 +279,20 @@ def test_documented_private_attributes_pass_others_name_them():
     check(ast.parse(ok))
     e = first("x = torch.ones(2)\ny = x._data\n")
     assert e.kind == "unsupported" and "_data" in e.message
-    assert "_version, _base, _is_view() and grad_fn._saved_* / _raw_saved_*" in e.message
+    assert "_version, _base, _is_view(), grad_fn._saved_* / _raw_saved_*" in e.message
+    assert "the names the file gives its own classes and objects" in e.message
     for bad in ("x._saved___class__", "x.__version", "x._saved_", "x._raw_savedself"):
         assert first(f"x = torch.ones(2)\ny = {bad}\n").kind == "unsupported"
+
+
+def test_the_files_own_underscore_names_pass_statically():
+    """A file's own `_` names (methods, class attributes, assigned attributes, registered names) read anywhere
+    in the file pass the static check (the run-time gate decides whose object it is); `__` names, the
+    exposure protocol's `_gradcli*` names and `_` names the file never defines stay refused."""
+    ok = ("class A:\n    _k = 1\n    def _h(self):\n        return self._k + self._v\n"
+          "a = A()\na._v = 2\nb = a._h()\nc = A._k\nm = None\n"
+          "def f(mod):\n    mod.register_buffer('_mask', None)\n    return mod._mask\n")
+    check(ast.parse(ok))
+    assert first("class A:\n    def _h(self):\n        pass\nA()._other\n").kind == "unsupported"
+    for bad in ("a.__h = 1\nb = a.__h\n", "a._gradcli_public = 1\nb = a._gradcli_public\n"):
+        assert first("a = 1\n" + bad).kind == "unsupported", bad

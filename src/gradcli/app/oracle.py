@@ -711,11 +711,15 @@ def _execute(torch: Any, tree: ast.Module, code_name: str, options: RunOptions, 
         for name, v in list(g.items()):
             if name in PRELUDE_NAMES or (name.startswith("__") and name.endswith("__")):
                 continue
+            # a lazy module's parameter before its first call has no shape to record (as gradcli: no row)
+            lazy = torch.nn.parameter.UninitializedParameter
             if isinstance(v, torch.Tensor):
-                result["tensors"].append(tensor_record(name, v))
+                if not isinstance(v, lazy):
+                    result["tensors"].append(tensor_record(name, v))
             elif isinstance(v, torch.nn.Module):  # SPEC §2b: a module's parameters, as NAME.PARAM
                 for pn, p in v.named_parameters():
-                    result["tensors"].append(tensor_record(f"{name}.{pn}", p))
+                    if not isinstance(p, lazy):
+                        result["tensors"].append(tensor_record(f"{name}.{pn}", p))
     return result
 
 

@@ -41,6 +41,7 @@ import builtins
 
 from ..errors import GradcliError, error_class
 from ..exposure import DYNAMIC
+from .classes import file_private_get, file_private_set
 from .validate import EXCEPTION_NAMES
 
 __all__ = ["get_attr", "set_attr", "del_attr", "PY_ATTRS", "is_gradcli_object", "type_name", "set_size_checker",
@@ -333,7 +334,7 @@ def _dynamic_get(obj: Any, name: str) -> Any:
     """A read on an object whose class decides (:data:`DYNAMIC`); ``_`` names never get through (but the
     ``__`` names a class lists in ``_gradcli_dunders``: ``super().__init__``)."""
     if name.startswith("_") and name not in getattr(type(obj), "_gradcli_dunders", ()):
-        raise _no_attr(obj, name)
+        return file_private_get(obj, name)  # the file's own `_` names (self._helper); nothing else
     if isinstance(obj, type):
         return obj._gradcli_class_getattr(name)
     return type(obj)._gradcli_getattr(obj, name)
@@ -345,9 +346,14 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
         settable = obj._gradcli_settable
     except Exception:
         settable = None
+    if name[:1] == "_" and not (settable is DYNAMIC and not isinstance(obj, type)):
+        # the file's own `_` names live only on its own classes' objects (a tensor's or ctx's stay refused)
+        raise error_class("unsupported")(f"unsupported attribute: {name} (a file gives `_` names only to "
+                                         "objects of its own classes)")
     if settable is DYNAMIC and not isinstance(obj, type):
         if name.startswith("_"):
-            raise error_class("unsupported")(f"unsupported attribute: {name}")
+            file_private_set(obj, name, value)
+            return
         type(obj)._gradcli_setattr(obj, name, value)
         return
     if isinstance(settable, (frozenset, set)) and (name in settable or ("*" in settable and not name.startswith("_"))):

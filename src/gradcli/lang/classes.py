@@ -17,8 +17,10 @@ instance creation, ``isinstance(m, Net)``/``isinstance(m, nn.Module)`` work, and
 Exposure (docs/ARCHITECTURE.md): instances and classes set ``_gradcli_public``/``_gradcli_settable`` to
 ``exposure.DYNAMIC``: a file reads and assigns any non-``_`` attribute, found as Python finds it (instance
 attributes, the file's methods, then the base's -- an engine base's non-``_`` attributes are all PyTorch
-API).  ``_`` names never get through (refused statically, and again by the gate), so ``self.__dict__``,
-``self.__class__``, ``type(self)`` (no such builtin) and an engine's internals stay out of reach.  A
+API).  ``__`` names never get through (refused statically, and again by the gate), so ``self.__dict__``,
+``self.__class__``, ``type(self)`` (no such builtin) stay out of reach; a single-``_`` name gets through
+only when it is the file's own (:func:`file_private_get`: ``self._layer2_fn``), so an engine's internals
+(``self._modules``) stay out of reach too.  A
 ``BoundMethod`` exposes nothing; calling it calls the file's function with ``self`` first.
 
 ``super()`` in a method is :class:`SuperProxy` of the class the method was defined in and its first
@@ -35,7 +37,7 @@ from ..exposure import DYNAMIC, is_subclassable, mark_subclassable
 from .functions import UserFunction
 
 __all__ = ["UserObject", "UserMethod", "BoundMethod", "SuperProxy", "make_user_class", "make_super",
-           "is_user_class", "zero_arg_super"]
+           "is_user_class", "zero_arg_super", "is_file_private", "file_private_get", "file_private_set"]
 
 
 def _runtime(message: str) -> Exception:
@@ -150,6 +152,93 @@ class UserObject:
             delattr(self, name)
         except AttributeError as e:
             raise _attribute_error(e) from None
+
+
+#: the instance attribute holding the ``_`` names a file set on its own objects (name -> the value set)
+FILE_RECORD = "_gradcli_file_attrs"
+
+
+def is_file_private(name: str) -> bool:
+    """Is ``name`` a single-underscore name a file may give its own attributes (``self._layer2_fn``)?
+    ``__`` names and the exposure protocol's ``_gradcli*`` names never are."""
+    return name[:1] == "_" and name[:2] != "__" and not name.startswith("_gradcli")
+
+
+def _engine_defines(cls: type, name: str) -> bool:
+    return any(name in c.__dict__ for c in cls.__mro__ if not is_user_class(c))
+
+
+def _file_defines(cls: type, name: str) -> bool:
+    return any(name in c.__dict__ for c in cls.__mro__ if is_user_class(c))
+
+
+def _file_registered(obj: Any, name: str) -> bool:
+    """A parameter, buffer or submodule of the file's own module registered under ``name``: the file chose
+    the name (``self._w = nn.Parameter(...)``, ``register_buffer("_mask", m)``)."""
+    d = obj.__dict__
+    return any(name in (d.get(k) or ()) for k in ("_parameters", "_buffers", "_modules"))
+
+
+def _no_private(obj: Any, name: str) -> Exception:
+    if isinstance(obj, type):
+        msg = f"type object '{obj.__name__}' has no attribute '{name}'"
+    else:
+        msg = f"'{type(obj).__name__}' object has no attribute '{name}'"
+    return error_class("runtime")(msg, torch_type=AttributeError)
+
+
+def file_private_get(obj: Any, name: str) -> Any:
+    """``obj._name`` for a file's own ``_`` attribute (SPEC §2b: real modules name helpers ``_layer2_fn``).
+
+    Readable: a method or class attribute of the file's class (not one an engine base also defines), an
+    attribute the file set (and the object still holds that very value), a parameter/buffer/submodule the
+    file registered under the name.  Anything else, above all the engine's own ``_`` attributes
+    (``_modules``, ``_parameters``, hooks), is "no attribute", as if it did not exist.
+
+    Raises: GradcliError ``runtime`` (torch_type AttributeError) for a name that is not the file's.
+    """
+    cls = obj if isinstance(obj, type) else type(obj)
+    if not is_file_private(name) or not is_user_class(cls) or _engine_defines(cls, name):
+        raise _no_private(obj, name)
+    if isinstance(obj, type):
+        if _file_defines(cls, name):
+            return cls._gradcli_class_getattr(name)
+        raise _no_private(obj, name)
+    d = getattr(obj, "__dict__", None)
+    if d is None:
+        raise _no_private(obj, name)
+    record = d.get(FILE_RECORD)
+    if record is not None and name in record:
+        value = cls._gradcli_getattr(obj, name)
+        if value is record[name]:
+            return value
+        raise _no_private(obj, name)  # the engine replaced it: its value, not the file's
+    if name not in d and (_file_defines(cls, name) or _file_registered(obj, name)):
+        return cls._gradcli_getattr(obj, name)
+    raise _no_private(obj, name)
+
+
+def file_private_set(obj: Any, name: str, value: Any) -> None:
+    """``obj._name = value`` on an instance of the file's own class, for a name the engine does not use
+    on it (then Python's, or ``nn.Module.__setattr__``'s, assignment: a Parameter still registers).
+
+    Raises: GradcliError ``unsupported`` for a name of the engine's (``self._modules = ...``) or an
+    object that is not the file's.
+    """
+    cls = type(obj)
+    d = getattr(obj, "__dict__", None)
+    if (isinstance(obj, type) or d is None or not is_file_private(name) or not is_user_class(cls)
+            or _engine_defines(cls, name)):
+        raise error_class("unsupported")(f"unsupported attribute: {name}")
+    record = d.get(FILE_RECORD)
+    if (record is None or name not in record) and name in d:
+        raise error_class("unsupported")(f"unsupported attribute: {name} (gradcli's own attribute of "
+                                         f"'{cls.__name__}')")
+    cls._gradcli_setattr(obj, name, value)
+    if record is None:
+        record = {}
+        object.__setattr__(obj, FILE_RECORD, record)
+    record[name] = value
 
 
 def is_user_class(cls: Any) -> bool:

@@ -546,13 +546,20 @@ class _Runner:
             if n in PRELUDE_NAMES:
                 continue
             if isinstance(v, T):
-                out.append((n, v))
+                if not _uninitialized(v):
+                    out.append((n, v))
             elif Module is not None and isinstance(v, Module):
                 try:
-                    out.extend((f"{n}.{pn}", p) for pn, p in v.named_parameters())
+                    out.extend((f"{n}.{pn}", p) for pn, p in v.named_parameters() if not _uninitialized(p))
                 except Exception:  # noqa: BLE001 - a module the file left broken lists nothing
                     continue
         return out
+
+
+def _uninitialized(t: Any) -> bool:
+    """A lazy module's parameter before its first call (nn.UninitializedParameter): no shape, no value, so
+    no row (PyTorch raises on reading its shape)."""
+    return getattr(type(t), "_gradcli_uninitialized", False)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -23,8 +23,9 @@ whitelist:
   name the file binds, checked at run time); any other class is refused here, as a class the
   language lacks; a bare ``except:`` before another handler is CPython's syntax error;
 * ``class NAME(torch.autograd.Function)`` / ``(Function)`` whose body is only
-  ``@staticmethod`` defs (other decorators such as ``@once_differentiable`` may
-  join the one ``@staticmethod``), docstrings and ``pass``;
+  defs, each plain or ``@staticmethod`` (PyTorch calls them through the class, so
+  both run alike; other decorators such as ``@once_differentiable`` may join),
+  docstrings and ``pass``;
 * other classes (SPEC §2b: ``class Net(nn.Module)``, ``class D(Dataset)``, ``class EMA:``, subclasses of
   the file's own classes; :func:`_Checker._user_class`): at most one base, a dotted name (which class it
   is, is checked when the class statement runs); a body of methods, docstrings, ``pass`` and class
@@ -247,6 +248,33 @@ def _target_names(t: ast.AST, out: list) -> None:
         _target_names(t.value, out)
 
 
+_REGISTERS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
+
+
+def file_private_names(tree: ast.AST) -> set[str]:
+    """The single-``_`` names the file gives its own objects: methods and class attributes of its classes
+    (``def _layer2_fn``), attributes it assigns (``self._cache = ...``), names it registers
+    (``register_buffer("_mask", m)``).  Reading them is let through here; the gate
+    (``classes.file_private_get``) then answers only for the file's own classes and never for a name an
+    engine base uses, so ``self._modules`` stays out of reach even if a file assigns it."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            for stmt in node.body:
+                if isinstance(stmt, ast.FunctionDef):
+                    out.add(stmt.name)
+                elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                    for t in (stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]):
+                        if isinstance(t, ast.Name):
+                            out.add(t.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            out.add(node.attr)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _REGISTERS
+              and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            out.add(node.args[0].value)
+    return {n for n in out if n[:1] == "_" and n[:2] != "__" and not n.startswith("_gradcli")}
+
+
 def bound_names(tree: ast.AST) -> set[str]:
     """Every name the file binds anywhere (targets, defs, classes, parameters, imports)."""
     out: set[str] = set()
@@ -284,6 +312,7 @@ class _Checker:
 
     def run(self, tree: ast.AST) -> list[Problem]:
         bound = bound_names(tree) | self.extra_names
+        own = file_private_names(tree)
         # stack items: (node, in_function, in_loop, where) -- where = nearest position for nodes without one
         stack: list[tuple[ast.AST, bool, bool, tuple]] = [(tree, False, False, (None, None))]
         while stack:
@@ -301,7 +330,8 @@ class _Checker:
             if isinstance(node, ast.Name):
                 self._name(node, node.id, bound)
             elif isinstance(node, ast.Attribute):
-                if node.attr.startswith("_") and not _is_super_init(node) and not _documented_private(node.attr):
+                if (node.attr.startswith("_") and not _is_super_init(node) and not _documented_private(node.attr)
+                        and node.attr not in own):
                     self.unsupported(f"unsupported attribute: {node.attr} ({_PRIVATE_NOTE})", node)
                 elif node.attr in _DENIED_ATTRS:
                     self.unsupported(f"unsupported attribute: {node.attr} (outside the language)", node)
@@ -435,16 +465,21 @@ class _Checker:
             ):
                 continue
             if isinstance(stmt, ast.FunctionDef):
-                # exactly one @staticmethod; other decorators (@once_differentiable ...) apply to the function
+                # PyTorch calls forward/backward/setup_context through the class (``cls.forward(ctx, ...)``),
+                # so a def without @staticmethod runs the same; other decorators (@once_differentiable ...)
+                # apply to the function.  @classmethod / @property would bind differently: refused.
                 statics = [d for d in stmt.decorator_list if _is_staticmethod(d)]
-                if len(statics) == 1:
+                binders = [d for d in stmt.decorator_list
+                           if isinstance(d, ast.Name) and d.id in _METHOD_DECORATORS and not _is_staticmethod(d)]
+                if len(statics) <= 1 and not binders:
                     continue
                 self.unsupported(
-                    f"unsupported method: {stmt.name} in an autograd.Function must be a @staticmethod", stmt
+                    f"unsupported method: {stmt.name} in an autograd.Function is a plain def or a "
+                    "@staticmethod (no @classmethod, @property or repeated @staticmethod)", stmt
                 )
                 continue
             self.unsupported(
-                "unsupported class body: an autograd.Function body holds only @staticmethod defs", stmt
+                "unsupported class body: an autograd.Function body holds only method defs", stmt
             )
 
     def _try(self, node: ast.Try) -> None:
@@ -542,7 +577,8 @@ class _Checker:
 #: grad_fn._saved_* / ._raw_saved_* (which object has which is decided when it is read: lang/access.py)
 _PRIVATE_NAMES = frozenset({"_version", "_base", "_is_view"})
 _PRIVATE_FIELD = re.compile(r"_(raw_)?saved_[a-z0-9][a-z0-9_]*\Z")
-_PRIVATE_NOTE = "the `_` attributes a file may use are _version, _base, _is_view() and grad_fn._saved_* / _raw_saved_*"
+_PRIVATE_NOTE = ("the `_` attributes a file may use are _version, _base, _is_view(), grad_fn._saved_* / _raw_saved_* "
+                 "and the names the file gives its own classes and objects")
 
 
 def _documented_private(attr: str) -> bool:
