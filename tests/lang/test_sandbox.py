@@ -360,7 +360,7 @@ V2_ATTEMPTS = {
         "class N(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "    def _modules(self):\n        return 1\nm = N()\nd = m._modules\n"),
     "module_private_engine_method": _IMPORT_NN + (
-        "class N(nn.Module):\n    def _named_members(self):\n        return 1\nm = N()\nd = m._named_members\n"),
+        "class N(nn.Module):\n    def _get_name(self):\n        return 1\nm = N()\nd = m._get_name\n"),
     "module_private_engine_class_attr": _IMPORT_NN + (
         "class N(nn.Module):\n    _version = 1\n    def _apply(self, fn):\n        return fn\nd = N._apply\n"),
     "module_private_file_record": _IMPORT_NN + _NET + "m._x = 1\nd = m._gradcli_file_attrs\n",
