@@ -21,13 +21,9 @@ from gradcli.app.compare import diff_documents
 
 CASES = discover()
 #: case name -> "missing capability (issue N)"; strict, so a fixed case must leave the list
-_N1 = ("float32 addmm with N == 1 and a row-major left operand (the Linear(3, 1) forward, (2000 x 3) @ (3 x 1) + "
-       "bias) runs an MKL kernel whose order ops/gemm_order.py does not reproduce (the weight gradient's N == 1 "
-       "product is reproduced since fix29); over 2000 SGD steps one weight-gradient element drifts past "
-       "tolerance (4.367275 against PyTorch's 4.367358)")
 XFAIL: dict[str, str] = {
-    # real snippets (tests/conformance/real_snippets, issues 17/18's kept-aside measure)
-    "real_snippets/nn_optim__polynomial_optim": _N1,
+    # real snippets (tests/conformance/real_snippets, issues 17/18's kept-aside measure); polynomial_optim
+    # passes since AddmmBackward0 takes mm_mat2_backward's transposed form for F.linear's weight.t()
     # real29's fresh batch (45 snippets, first pass 31/45): every failure class fixed
     # real30's fresh batch (43 snippets, first pass 40/43): torch.diag added since
     "real_snippets/docs__func_vmap_doc": ("vmap of a function whose output requires grad through a tensor captured from "

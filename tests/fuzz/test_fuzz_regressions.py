@@ -89,6 +89,22 @@ FOUND = [
     ("import torch.nn as nn\na = torch.ones(1, 4)\nloss = nn.TripletMarginWithDistanceLoss(distance_function=print)\n"
      "print(loss(a, a, a))\n", "type"),
     ("print(torch.arange(12.0).unsafe_chunk(3, 4))\n", "index"),
+    # the long run of 2026-12-04 (seed 20261204; kinds as PyTorch 2.13 raised them on the same lines)
+    ("from torch.func import hessian\nprint(hessian(lambda x: x.sin().sum())(len))\n", "runtime"),  # AttributeError
+    ("import torch.nn.functional as F\nlp = torch.randn(8, 3, 5).log_softmax(2)\n"
+     "b = F.ctc_loss(lp, torch.tensor([[1, 1, 2], [3, 4, 0], [4, 2, 1]]), [8, 7, 6], [3, 2, 3], torch.int8)\n",
+     "type"),
+    ("w = torch.tensor([1, 2, 3]).unsafe_split((0,))\n", "type"),
+    ("x = torch.ones(2, 3)\nprint(x.shape[1e+308])\n", "type"),
+    ("x = torch.ones(2, 3)\nprint(x.shape[5])\n", "index"),
+    ("x = torch.tensor([0.0, 1.0], requires_grad=1)\n", "type"),
+    ("w = torch.randn(3, requires_grad=True)\nopt = torch.optim.SGD([w], lr=0.1)\n"
+     "opt.add_param_group({'params': [torch.randn(2, requires_grad=True)], 1e+30: 0.1})\nprint(opt)\n", "type"),
+    # more than numpy's 64 dims (PyTorch allows them): a clear refusal, not an internal error
+    ("x = torch.rand(*([2] + [1] * 70))\n", "unsupported"),
+    # a target label outside [0, C): PyTorch reads memory outside log_probs (an undefined value)
+    ("import torch.nn.functional as F\nlp = torch.randn(3, 2, 4).log_softmax(2)\n"
+     "print(F.ctc_loss(lp, torch.tensor([[1, 1, 2], [100, 0, 0]]), [3, 3], [3, 1]))\n", "unsupported"),
 ]
 
 

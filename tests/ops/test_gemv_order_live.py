@@ -106,3 +106,52 @@ def test_sum_starts_from_plus_zero():
     a = np.asfortranarray(np.full((2, 3), -0.0, np.float32))  # column-major, every product -0.0
     out = gemm_order.gemv_cols(a, np.ones((3, 1), np.float32))
     assert out.shape == (2, 1) and not np.signbit(out).any()
+
+
+#: (M, K) of F.linear to one feature where MKL sums in k order (gemm_order.gemv_rows_small)
+LINEAR_ONE = [(m, k) for m in (1, 2, 3) for k in (2, 3, 5, 8, 11)] + [(m, k) for m in (4, 7, 64, 2000) for k in (2, 3, 4)]
+
+_TORCH_LINEAR = r"""
+import json, sys
+import numpy as np
+import torch
+import torch.nn.functional as F
+torch.set_num_threads(2)
+out = {}
+for m, k in json.loads(sys.argv[1]):
+    rng = np.random.default_rng(m * 7919 + k)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((m, k), (1, k), (1,)))
+    out[f"{m}-{k}"] = F.linear(torch.tensor(x), torch.tensor(w)).numpy().tobytes().hex()
+    out[f"{m}-{k}-b"] = F.linear(torch.tensor(x), torch.tensor(w), torch.tensor(b)).numpy().tobytes().hex()
+print(json.dumps(out))
+"""
+
+
+@pytest.fixture(scope="module")
+def linear_bits():
+    env = dict(os.environ, ATEN_CPU_CAPABILITY="avx2")
+    r = subprocess.run([sys.executable, "-c", _TORCH_LINEAR, json.dumps(LINEAR_ONE)], capture_output=True, text=True,
+                       env=env, timeout=300)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return json.loads(r.stdout)
+
+
+@needs_torch
+@pytest.mark.torch
+@pytest.mark.parametrize("shape", LINEAR_ONE, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_linear_to_one_feature_sums_in_k_order(shape, linear_bits):
+    m, k = shape
+    rng = np.random.default_rng(m * 7919 + k)
+    x, w, b = (rng.standard_normal(s).astype(np.float32) for s in ((m, k), (1, k), (1,)))
+    got = gemm_order.sgemm(x, w.T, True)
+    assert got is not None and got.tobytes().hex() == linear_bits[f"{m}-{k}"]
+    got = gemm_order.sgemm(x, w.T, True, c=b)
+    assert got is not None and got.tobytes().hex() == linear_bits[f"{m}-{k}-b"]
+
+
+def test_linear_to_one_feature_beyond_the_measured_sizes_is_left_to_numpy():
+    rng = np.random.default_rng(1)
+    w = rng.standard_normal((1, 5)).astype(np.float32)
+    assert gemm_order.gemv_rows_small(rng.standard_normal((4, 5)).astype(np.float32), w.T, True) is None
+    w12 = rng.standard_normal((1, 12)).astype(np.float32)
+    assert gemm_order.gemv_rows_small(rng.standard_normal((2, 12)).astype(np.float32), w12.T, True) is None

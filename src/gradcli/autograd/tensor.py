@@ -58,7 +58,16 @@ class Size(tuple):
         return n
 
     def __getitem__(self, i):
-        r = tuple.__getitem__(self, i)
+        try:
+            r = tuple.__getitem__(self, i)
+        except TypeError as e:  # torch.Size is a tuple: x.shape[1.5] and x.shape[9] are the tuple's errors
+            from ..errors import ArgumentTypeError
+
+            raise ArgumentTypeError(str(e)) from None
+        except IndexError as e:
+            from ..errors import ArgumentIndexError
+
+            raise ArgumentIndexError(str(e)) from None
         return Size(r) if isinstance(i, slice) else r
 
 
@@ -88,7 +97,7 @@ class Tensor:
     # absent: _origin = (line, col) where a tensor that records no history was made (creation op, or an op
     # none of whose inputs requires grad), or (how, loc, weakref-to-source|None) for "detach" / "detach_" /
     # "data" / "requires_grad_false"; _nograd = (line, col) of an op run while grad mode was off
-    _gradcli_settable = frozenset({"grad", "requires_grad", "data"})
+    _gradcli_settable = frozenset({"grad", "requires_grad", "data", "volatile"})
     _gradcli_delattr_names = frozenset({"grad"})  # ``del x.grad`` (lang/access.py del_attr)
     # any other name a file sets (``x.name = 'x'``, or the typo ``x.require_grad = True``) is a plain attribute
     # of that tensor, as on PyTorch's Tensor (a Python class with a __dict__): kept in ``_user``, a dict made
@@ -257,6 +266,16 @@ class Tensor:
         if self._grad_fn is not None and not self._retains_grad and self._grad is None:
             warn("non_leaf_grad", _NON_LEAF_GRAD_MSG)
         return self._grad
+
+    @property
+    def volatile(self) -> bool:
+        """Removed in PyTorch 0.4: always False, with PyTorch's UserWarning (kind ``other``)."""
+        warn("other", "volatile was removed (Variable.volatile is always False)")
+        return False
+
+    @volatile.setter
+    def volatile(self, value) -> None:
+        warn("other", "volatile was removed and now has no effect. Use `with torch.no_grad():` instead.")
 
     @grad.deleter
     def grad(self) -> None:  # ``del x.grad``: PyTorch sets it to None

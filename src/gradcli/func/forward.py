@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..errors import call_given
+from ..errors import RuntimeErrorKind, call_given
 from ..autograd import forward_ad, limits
 from ..autograd.tensor import Tensor
 from . import levels
@@ -137,6 +137,11 @@ def jacfwd(func: Callable, argnums: Any = 0, has_aux: bool = False, *, randomnes
 
         primals = args if argnums is None else slice_argnums(args, argnums)[1]
         flat_primals, primals_spec = tree_flatten(primals)
+        for p in flat_primals:
+            if not isinstance(p, Tensor):  # PyTorch's jacfwd calls p.numel() before any check
+                name = getattr(type(p), "_gradcli_type_name", None) or type(p).__name__
+                text = f"'{name}' object has no attribute 'numel'"
+                raise RuntimeErrorKind(f"AttributeError: {text}", torch_type=AttributeError, torch_message=text)
         numels = [p.numel() for p in flat_primals]
         limits.python_objects(sum(numels), "tensors")  # (one jvp per column: charged as unbind's tensors are)
         columns: list = []

@@ -154,6 +154,13 @@ def convert(exc: BaseException) -> BaseException:
     engine or numpy raised is PyTorch's class for the kind, with the text."""
     if isinstance(exc, GradcliError):
         return exc
+    if type(exc) is ValueError and str(exc).startswith("maximum supported dimension for an ndarray"):
+        # PyTorch's tensors have no such bound; numpy's arrays (gradcli's storage) stop at 64 dims
+        new = error_class("unsupported")(f"a tensor of more than 64 dims: gradcli's tensors are numpy arrays, "
+                                         f"which stop at 64 ({exc}); PyTorch allows more")
+        new.__cause__ = exc
+        new.__suppress_context__ = True
+        return new
     digits = _int_digits(exc)
     if digits is not None:
         return digits
@@ -276,10 +283,19 @@ def _type_name(v: object) -> str:
     return name if isinstance(name, str) else type(v).__name__
 
 
-def _expected(name: str, value: object, default: object, fname: str, T: type) -> Optional[str]:
-    """What ``name`` should have been when ``value`` is of a type PyTorch refuses there, else None."""
+def _expected(name: str, value: object, default: object, fname: str, T: type,
+              annotation: object = None) -> Optional[str]:
+    """What ``name`` should have been when ``value`` is of a type PyTorch refuses there, else None.
+
+    A parameter the engine function annotates as exactly ``int`` is PyTorch's ``int``: a bool, a float or a
+    sequence there is refused (``unsafe_split(): argument 'split_size' (position 1) must be int, not tuple``)."""
     if value is None and default is None:
         return None
+    if annotation in ("int", int):
+        ok = (isinstance(value, int) and not isinstance(value, bool)) or (
+            isinstance(value, T) and value.numel() == 1 and not value._dtype.is_floating_point
+            and value._dtype.name != "bool")
+        return None if ok else "int"
     number = (int, float, bool, complex)
     if name in _TENSOR_PARAMS or (name == "other" and (fname.endswith("_as") or fname in _TENSOR_OTHER)):
         return None if isinstance(value, T) else "Tensor"
@@ -341,7 +357,7 @@ def diagnose_call(exc: BaseException, f: Any, args: Any, kwargs: Optional[dict])
         if param.kind is param.VAR_KEYWORD:
             continue
         for v in values:
-            want = _expected(name, v, param.default, fname, T)
+            want = _expected(name, v, param.default, fname, T, param.annotation)
             if want is not None:
                 where = f" (position {positions[name]})" if name in positions else ""
                 return error_class("type")(f"{fname}(): argument '{name}'{where} must be {want}, not {_type_name(v)}")

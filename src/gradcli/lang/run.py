@@ -147,7 +147,7 @@ class _EngineState:
         if batching is not None:  # (and a vmap's)
             batching.reset()
         if self.dtypes is not None:
-            self.dtypes.set_default_dtype("float32")
+            self.dtypes.set_default_dtype(self.dtypes.float32)
         if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):
             self.elimits.set_max_elements(self.limits.max_elements)
         if self.elimits is not None and hasattr(self.elimits, "set_max_bytes"):
@@ -159,7 +159,7 @@ class _EngineState:
         """``--dtype`` then the seed, as the oracle does; a bad value is an InvocationError (exit 2)."""
         try:
             if self.options.dtype:
-                self.dtypes.set_default_dtype(self.options.dtype)
+                self.dtypes.set_default_dtype(self.dtypes.by_name(self.options.dtype))
         except Exception as e:
             raise InvocationError(f"bad --dtype {self.options.dtype}: {getattr(e, 'message', e)}") from None
         if getattr(self.options, "detect_anomaly", False):
@@ -543,7 +543,7 @@ class _Runner:
         Module = getattr(nn_module, "Module", None)
         out: list = []
         for n, v in g.items():
-            if n in PRELUDE_NAMES:
+            if n in PRELUDE_NAMES or (n.startswith("__") and n.endswith("__")):  # as the oracle: `___` too
                 continue
             if isinstance(v, T):
                 if not _uninitialized(v):

@@ -342,7 +342,7 @@ class _Checker:
                 if node.arg is not None and node.arg.startswith("_"):
                     self.unsupported(f"unsupported keyword argument: {node.arg}", node, where)
             elif isinstance(node, ast.arg):
-                if node.arg.startswith("__"):
+                if node.arg.startswith("__") and set(node.arg) != {"_"}:
                     self.unsupported(f"unsupported parameter name: {node.arg}", node, where)
             elif isinstance(node, ast.Import):
                 self._import(node)
@@ -383,7 +383,7 @@ class _Checker:
             elif isinstance(node, ast.Try):
                 self._try(node)
             elif isinstance(node, ast.ExceptHandler):
-                if node.name is not None and node.name.startswith("__"):
+                if node.name is not None and node.name.startswith("__") and set(node.name) != {"_"}:
                     self.unsupported(f"unsupported name: {node.name}", node)
                 if node.type is not None and not self._exception_spec(node.type, bound):
                     self.unsupported(
@@ -417,7 +417,8 @@ class _Checker:
 
     # --- context rules -------------------------------------------------------------
     def _name(self, node: ast.AST, ident: str, bound: set[str]) -> None:
-        if ident.startswith("__"):
+        # a name of underscores only (``for __ in range(3)``, a throwaway) is no Python special name
+        if ident.startswith("__") and not (set(ident) == {"_"} and not isinstance(node, ast.Attribute)):
             if not (ident == "__name__" and isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
                 self.unsupported(f"unsupported name: {ident}", node)
         elif (

@@ -59,6 +59,14 @@ def _dtype(dtype, default=None):
     return dtype
 
 
+def _need_bool(fn: str, requires_grad: object) -> None:
+    """PyTorch's parser takes only a bool for a factory's ``requires_grad`` (``requires_grad=1`` is its
+    TypeError, raised before anything is drawn from the random stream), or None (the default) for every
+    factory but ``torch.tensor`` (measured, 2.13)."""
+    if type(requires_grad) is not bool and (requires_grad is not None or fn == "tensor"):
+        raise ArgumentTypeError(f"{fn}(): argument 'requires_grad' must be bool, not {type(requires_grad).__name__}")
+
+
 def _finish(data: np.ndarray, dtype, requires_grad: bool) -> Tensor:
     t = Tensor._from_data(data, dtype)
     t._origin = _pos.loc  # provenance (app/why.py): the line that created this leaf
@@ -117,6 +125,7 @@ def _to_py(v):
 
 def tensor(data, *, dtype=None, device=None, requires_grad: bool = False, pin_memory=False):
     """torch.tensor: a new leaf holding a copy of ``data`` (number, nested list, or tensor)."""
+    _need_bool('tensor', requires_grad)
     _device.check_device(device)
     if isinstance(data, Tensor):
         warn("other", "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
@@ -164,6 +173,7 @@ def _size_arg(name: str, size: tuple, kw: dict) -> tuple:
 
 def _factory(fill, name):
     def fn(*size, dtype=None, device=None, requires_grad: bool = False, out=None, layout=None, **kw):
+        _need_bool(name, requires_grad)
         _device.check_device(device)
         shape = _size_arg(name, size, kw)
         d = _dtype(dtype)
@@ -190,6 +200,7 @@ def _scalar_dtype(v):
 
 def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.full(size, fill_value): dtype from the value (bool/int64/default float) unless given."""
+    _need_bool('full', requires_grad)
     _device.check_device(device)
     shape = _size((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
     if isinstance(fill_value, Tensor):
@@ -219,6 +230,7 @@ def _complex_bound(v):
 
 def arange(start, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.arange([start,] end[, step]): int64 when all arguments are ints, else the default dtype."""
+    _need_bool('arange', requires_grad)
     _device.check_device(device)
     if end is None:
         start, end = 0, start
@@ -272,6 +284,7 @@ def _linspace_values(start, end, steps: int, out: np.dtype) -> np.ndarray:
 
 def linspace(start, end, steps, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.linspace: ``steps`` evenly spaced values from start to end (inclusive)."""
+    _need_bool('linspace', requires_grad)
     _device.check_device(device)
     if not isinstance(steps, int) or steps < 0:
         raise error_class("runtime")("number of steps must be non-negative")
@@ -287,6 +300,7 @@ def linspace(start, end, steps, *, dtype=None, device=None, requires_grad: bool 
 
 def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False):
     """torch.eye(n[, m]): identity matrix."""
+    _need_bool('eye', requires_grad)
     _device.check_device(device)
     m = n if m is None else m
     _size((n, m))
@@ -294,8 +308,9 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False):
     return _finish(np.eye(n, m, dtype=d.np), d, requires_grad)
 
 
-def _like(fill):
+def _like(fill, name):
     def fn(input, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None, layout=None):
+        _need_bool(name, requires_grad)
         _device.check_device(device)
         if not isinstance(input, Tensor):
             raise ArgumentTypeError(f"argument 'input' must be Tensor, not {type(input).__name__}")
@@ -305,15 +320,16 @@ def _like(fill):
     return fn
 
 
-zeros_like = _like(lambda s, d: np.zeros(s, d.np))
-ones_like = _like(lambda s, d: np.ones(s, d.np))
-empty_like = _like(lambda s, d: np.zeros(s, d.np))
+zeros_like = _like(lambda s, d: np.zeros(s, d.np), "zeros_like")
+ones_like = _like(lambda s, d: np.ones(s, d.np), "ones_like")
+empty_like = _like(lambda s, d: np.zeros(s, d.np), "empty_like")
 zeros_like.__doc__ = "torch.zeros_like(t): zeros with t's shape and dtype."
 ones_like.__doc__ = "torch.ones_like(t): ones with t's shape and dtype."
 
 
 def full_like(input, fill_value, *, dtype=None, device=None, requires_grad: bool = False, memory_format=None):
     """torch.full_like(t, value): t's shape and dtype, filled with value."""
+    _need_bool('full_like', requires_grad)
     _device.check_device(device)
     d = _dtype(dtype, input._dtype)
     return _finish(np.full(input._data.shape, _to_py(fill_value), d.np), d, requires_grad)
@@ -330,6 +346,7 @@ def _gen(generator):
 
 def randn(*size, dtype=None, generator=None, device=None, requires_grad: bool = False, **kw):
     """torch.randn: standard normal samples, bit-exact with PyTorch's CPU stream."""
+    _need_bool('randn', requires_grad)
     _device.check_device(device)
     shape = _size_arg("randn", size, kw)
     d = _dtype(dtype)
@@ -340,6 +357,7 @@ def randn(*size, dtype=None, generator=None, device=None, requires_grad: bool = 
 
 def rand(*size, dtype=None, generator=None, device=None, requires_grad: bool = False, **kw):
     """torch.rand: uniform samples in [0, 1), bit-exact with PyTorch's CPU stream."""
+    _need_bool('rand', requires_grad)
     _device.check_device(device)
     shape = _size_arg("rand", size, kw)
     d = _dtype(dtype)
@@ -348,6 +366,7 @@ def rand(*size, dtype=None, generator=None, device=None, requires_grad: bool = F
 
 def randint(low, high=None, size=None, *, dtype=None, generator=None, device=None, requires_grad: bool = False):
     """torch.randint([low,] high, size): int64 samples in [low, high)."""
+    _need_bool('randint', requires_grad)
     _device.check_device(device)
     if size is None:
         if isinstance(high, (tuple, list)):
@@ -373,6 +392,7 @@ def randperm(n, *, generator=None, dtype=None, device=None, requires_grad: bool 
     """torch.randperm(n): a random permutation of 0..n-1 (int64 by default), drawn as PyTorch's CPU randperm
     (autograd/random.py ``Generator.randperm``: n - 1 words of the stream).  TypeError for a non-int n;
     PyTorch's runtime errors for a negative n and for a dtype too small to hold n - 1."""
+    _need_bool('randperm', requires_grad)
     if isinstance(n, bool) or not hasattr(n, "__index__") or isinstance(n, Tensor):
         raise ArgumentTypeError(f"randperm(): argument 'n' (position 1) must be int, not {type(n).__name__}")
     n = int(n)
@@ -403,6 +423,7 @@ def _strided_like(input, dtype) -> "np.ndarray | None":
 def randn_like(input, *, dtype=None, generator=None, requires_grad: bool = False):
     """torch.randn_like: randn with input's shape and dtype; a transposed input's layout is kept, and the
     samples are drawn in its memory order (PyTorch's serial normal kernel)."""
+    _need_bool('randn_like', requires_grad)
     d = dtype or input._dtype
     out = _strided_like(input, d) if d.is_floating_point else None
     if out is None:
@@ -413,6 +434,7 @@ def randn_like(input, *, dtype=None, generator=None, requires_grad: bool = False
 
 def rand_like(input, *, dtype=None, generator=None, requires_grad: bool = False):
     """torch.rand_like: rand with input's shape and dtype (drawn in the memory order of a transposed input)."""
+    _need_bool('rand_like', requires_grad)
     d = dtype or input._dtype
     out = _strided_like(input, d) if d.is_floating_point else None
     if out is None:
@@ -675,6 +697,7 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
     samples are ``normal_(0, 1)`` (``normal_(0, std)`` for a number std) then ``.mul_(std)`` and ``.add_(mean)``
     as ATen does, over the broadcast shape, recorded with zero gradients (NormalBackward1 tensor mean, 2
     tensor std, 3 both).  Raises TypeError for another combination, runtime for std < 0."""
+    _need_bool('normal', requires_grad)
     _device.check_device(device)
     if out is not None:
         raise error_class("unsupported")("normal(out=...) is not supported by gradcli")

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ArgumentTypeError
+from ..errors import ArgumentTypeError, error_class
 from ._core import Node, Tensor, dt, record, saved
 from .elementwise import record_not_implemented
 from .nn import _need_tensor, _reduction, _runtime
@@ -34,6 +34,48 @@ def _lengths(v: Any, name: str) -> list:
     if isinstance(v, (list, tuple)):
         return [int(n) for n in v]
     raise ArgumentTypeError(f"ctc_loss(): argument '{name}' must be tuple of ints, not {type(v).__name__}")
+
+
+_SIGNATURES = ("Tensor log_probs, Tensor targets, tuple of ints input_lengths, tuple of ints target_lengths, int blank = 0, "
+               "int reduction = at::Reduction::Mean, bool zero_infinity = False",
+               "Tensor log_probs, Tensor targets, Tensor input_lengths, Tensor target_lengths, int blank = 0, "
+               "int reduction = at::Reduction::Mean, bool zero_infinity = False")
+
+
+def _arg_desc(v: Any) -> str:
+    """How PyTorch's argument parser names a value in its 'didn't match' line."""
+    if isinstance(v, Tensor):
+        return "Tensor"
+    if isinstance(v, list):
+        return "list of [" + ", ".join(_arg_desc(e) for e in v) + "]"
+    if isinstance(v, tuple):
+        return "tuple of (" + ", ".join(_arg_desc(e) for e in v) + ")"
+    if isinstance(v, dt.dtype):
+        return "torch.dtype"
+    return type(v).__name__
+
+
+def _check_flags(args: tuple) -> None:
+    """PyTorch's TypeError when ``blank`` is not an int or ``zero_infinity`` not a bool: F.ctc_loss passes
+    all seven arguments positionally to ``torch.ctc_loss``, whose parser then matches neither signature.
+    Which arguments the message marks with ``!`` was measured against PyTorch 2.13: from input_lengths on
+    for the tuple-of-ints signature, and for the Tensor one from the first length that is not a Tensor, or
+    from blank."""
+    blank, zero_infinity = args[4], args[6]
+    blank_ok = (isinstance(blank, int) and not isinstance(blank, bool)) or (
+        isinstance(blank, Tensor) and blank.dim() == 0 and not blank._dtype.is_floating_point
+        and blank._dtype is not dt.bool_)
+    if blank_ok and isinstance(zero_infinity, bool):
+        return
+    got = ", ".join(_arg_desc(a) if isinstance(a, Tensor) else
+                    ("torch.dtype" if isinstance(a, dt.dtype) else type(a).__name__) for a in args)
+    descs = [_arg_desc(a) for a in args]
+    first_tensor = next((i for i in (2, 3) if not isinstance(args[i], Tensor)), 4)
+    text = f"ctc_loss() received an invalid combination of arguments - got ({got}), but expected one of:\n"
+    for sig, start in zip(_SIGNATURES, (2, first_tensor)):
+        marked = ", ".join(d if i < start else f"!{d}!" for i, d in enumerate(descs))
+        text += f" * ({sig})\n      didn't match because some of the arguments have invalid types: ({marked})\n"
+    raise ArgumentTypeError(text)
 
 
 def _targets_prime(targets: np.ndarray, offsets: list, lengths: list, b: int, blank: int) -> np.ndarray:
@@ -177,6 +219,12 @@ def _ctc_core(log_probs: Tensor, targets: Tensor, il: list, tl: list, blank: int
     alphas = []
     for b in range(N):
         prime = _targets_prime(tg, offsets, tl, b, blank)
+        if prime.size and (prime.min() < 0 or prime.max() >= C):
+            # PyTorch's kernel does not check the labels: it reads log_probs out of bounds (other memory)
+            raise error_class("unsupported")(
+                f"ctc_loss: target label {int(prime[(prime < 0) | (prime >= C)][0])} of batch item {b} is outside "
+                f"[0, {C}): PyTorch does not check it and reads memory outside log_probs, so its result is "
+                "undefined and gradcli does not make one up")
         la, nll[b] = _alpha(lp[:, b, :], prime, il[b])
         alphas.append(la)
     out, node = record(CtcLossBackward0, nll, log_probs._dtype, (log_probs,))
@@ -197,6 +245,7 @@ def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank: int = 0, 
     _need_tensor("ctc_loss", "log_probs", 1, log_probs)
     _need_tensor("ctc_loss", "targets", 2, targets)
     reduction = _reduction(reduction)
+    _check_flags((log_probs, targets, input_lengths, target_lengths, blank, 1, zero_infinity))
     il = _lengths(input_lengths, "input_lengths")
     tl = _lengths(target_lengths, "target_lengths")
     if not log_probs._dtype.is_floating_point:

@@ -35,8 +35,12 @@ For a row-major ``(M x K) @ (K x N)`` product:
   operand: MKL's m == 1 path sums each element's rounded products one by one in k order from +0.0, no
   FMA (:func:`gemv_cols`; measured on 216 shapes, M 1..200, K 1..4097, both layouts of the right operand).
 
+* **N == 1 with a transposed right operand** (``F.linear`` to one feature) and ``K <= 4``, or ``M <= 3`` and
+  ``K <= 11``: each row's rounded products summed one by one in k order from +0.0, the bias added last
+  (:func:`gemv_rows_small`).
+
 Not reproduced (measured to differ; the caller uses numpy): the other ``N == 1`` products (a row-major left
-operand with M >= 2: a vectorised kernel whose order was not established), a
+operand with M >= 2 and larger K: a vectorised kernel whose order was not established), a
 single row times a transposed operand (gemv), a column-major left operand in the transposed small kernel,
 the last ``M % 4`` rows of an FMA-kernel product with ``M < 12`` when ``K < 19`` (MKL then runs on one
 thread), and products over :data:`MAX_FMA` / :data:`MAX_SMALL`
@@ -66,7 +70,7 @@ except ImportError:  # pragma: no cover - installs without a C compiler
 if os.environ.get("GRADCLI_PURE_NUMPY"):
     _kernel = None
 
-__all__ = ["gemv_cols", "k_blocks", "sgemm", "supported"]
+__all__ = ["gemv_cols", "gemv_rows_small", "k_blocks", "sgemm", "supported"]
 
 _F32 = np.float32
 _F64 = np.float64
@@ -334,6 +338,22 @@ def gemv_cols(a: np.ndarray, b: np.ndarray, b_transposed: bool = False):
     return (np.add.accumulate(p, axis=1, dtype=_F32)[:, -1:] + _F32(0.0)).astype(_F32, copy=False)
 
 
+def gemv_rows_small(a: np.ndarray, b: np.ndarray, b_transposed: bool, c=None):
+    """``c + a @ b`` for ``F.linear`` to one feature (a row-major (m x k) ``a``, ``b`` the transpose of a
+    (1 x k) weight) where MKL sums each row's rounded products one by one in k order from +0.0 and adds the
+    bias last: m <= 3 with k <= 11, or any m with k <= 4 (measured against PyTorch 2.13, AVX2, m 1..2000,
+    k 1..15; other sizes run a vectorised kernel whose order was not established: None)."""
+    m, k = a.shape
+    if not (b_transposed and b.shape[1] == 1 and m and k and a.flags.c_contiguous
+            and ((m <= 3 and k <= 11) or k <= 4)):
+        return None
+    p = np.multiply(a, np.asarray(b, _F32).reshape(1, k), dtype=_F32)
+    out = (np.add.accumulate(p, axis=1, dtype=_F32)[:, -1:] + _F32(0.0)).astype(_F32, copy=False)
+    if c is not None:
+        out = (out + np.broadcast_to(np.asarray(c, _F32), (m, 1))).astype(_F32, copy=False)
+    return out
+
+
 def sgemm(a: np.ndarray, b: np.ndarray, b_transposed: bool = False, c=None):
     """``a @ b`` for float32 matrices (m x k) and (k x n) with MKL's bits, or None when :func:`supported`
     is False (the caller computes it with numpy).  ``b_transposed``: b is the transpose of a row-major
@@ -345,7 +365,10 @@ def sgemm(a: np.ndarray, b: np.ndarray, b_transposed: bool = False, c=None):
     with F.linear and addmm)."""
     m, k = a.shape
     n = b.shape[1]
-    if n == 1 and c is None:
+    if n == 1:
+        small = gemv_rows_small(a, b, b_transposed, c)
+        if small is not None or c is not None:
+            return small
         return gemv_cols(a, b, b_transposed)
     fma_rows = _plan(m, k, n, b_transposed)
     if fma_rows is None:

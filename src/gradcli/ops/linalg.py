@@ -289,8 +289,9 @@ def bmm(input, mat2):
 
 
 class AddmmBackward0(Node):
-    __slots__ = ("alpha", "beta")
-    formula = "self: grad * beta; mat1: grad.mm(mat2.t()) * alpha; mat2: mat1.t().mm(grad) * alpha"
+    __slots__ = ("alpha", "beta", "cols")
+    formula = ("self: grad * beta; mat1: grad.mm(mat2.t()) * alpha; mat2: mat1.t().mm(grad) * alpha "
+               "(transposed forms for a column-major operand)")
 
     def apply(self, grads):
         g = grads[0]
@@ -298,8 +299,16 @@ class AddmmBackward0(Node):
         if self._freed and any(s is not None for s in self._saved or ()):
             self._unpack(0)  # PyTorch's apply unpacks mat1/mat2 first: freed, it fails even for the bias alone
         gs = _maybe_mul(g, self.beta) if n[0] else None
-        g1 = _maybe_mul(g.mm(self._unpack(1).t()), self.alpha) if n[1] else None
-        g2 = _maybe_mul(self._unpack(0).t().mm(g), self.alpha) if n[2] else None
+        # mm_mat1_backward / mm_mat2_backward: a column-major operand's gradient is the transpose of a product
+        # (F.linear's mat2 is weight.t(): its gradient is (grad.t() @ input).t(), another MKL call's bits)
+        c1, c2 = getattr(self, "cols", (False, False))
+        g1 = g2 = None
+        if n[1]:
+            m2 = self._unpack(1)
+            g1 = _maybe_mul(m2.mm(g.t()).t() if c1 else g.mm(m2.t()), self.alpha)
+        if n[2]:
+            m1 = self._unpack(0)
+            g2 = _maybe_mul(g.t().mm(m1).t() if c2 else m1.t().mm(g), self.alpha)
         return (gs, g1, g2)
 
 
@@ -355,6 +364,7 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     out, node = record(AddmmBackward0, np.asarray(data, dtype=dtype.np), dtype, (input, mat1, mat2))
     if node is not None:
         node.alpha, node.beta = alpha, beta
+        node.cols = (_column_major(mat1._data), _column_major(mat2._data))
         node._save(saved(mat1, mat2._requires_grad), saved(mat2, mat1._requires_grad))
     return out
 

@@ -526,11 +526,18 @@ def _broadcast_pair(a: Any, b: Any):
 
 
 def _reduce_np(loss: np.ndarray, reduction: str, dtype) -> np.ndarray:
+    """apply_loss_reduction (aten/src/ATen/native/Loss.cpp): ``loss.sum()`` or ``loss.mean()`` of the
+    elementwise loss, in the sum kernel's order (as :func:`.reduction.sum` / :func:`.reduction.mean`)."""
+    from .reduction import _full_sum, plus_zero
+
     if reduction == "none":
         return loss.astype(dtype.np, copy=False)
+    loss = np.ascontiguousarray(loss, dtype=dtype.np)
     if reduction == "sum":
-        return np.asarray(np.sum(loss, dtype=dtype.np))
-    return np.asarray(np.mean(loss, dtype=dtype.np) if loss.size else np.nan, dtype=dtype.np)
+        return plus_zero(_full_sum(loss, dtype))
+    if not loss.size:
+        return np.asarray(np.nan, dtype=dtype.np)
+    return plus_zero(np.asarray(_full_sum(loss, dtype) / dtype.np.type(loss.size), dtype=dtype.np))
 
 
 def _result_dtype(a: Tensor, b: Tensor):

@@ -136,6 +136,114 @@ def _full_sum(a: np.ndarray, odt) -> np.ndarray:
     return np.asarray(np.sum(a, dtype=odt.np))
 
 
+def _rows_inner_sum(x: np.ndarray) -> np.ndarray:
+    """Each row of (m, n) ``x`` summed as :func:`_torch_sum` sums a contiguous run (vectorized_inner_sum for
+    n >= the vector width, scalar_inner_sum's row_sum below it), all rows at once: (m,)."""
+    m, n = x.shape
+    vec = _VEC if x.dtype == np.float32 else _VEC // 2
+    if n < 4:
+        return np.cumsum(x, axis=1)[:, -1] if n > 1 else x[:, 0].copy()
+    if n < vec:
+        return np.cumsum(x[:, _SMALL_ORDER[n]], axis=1)[:, -1]
+    vs = n // vec
+    # the rows' vectors side by side as lanes: row_sum is lane-wise, so one call sums every row
+    blocks = x[:, :vs * vec].reshape(m, vs, vec).transpose(1, 0, 2).reshape(vs, m * vec)
+    lanes = _row_sum(blocks).reshape(m, vec)
+    return np.cumsum(np.concatenate((np.zeros((m, 1), x.dtype), x[:, vs * vec:], lanes), axis=1), axis=1)[:, -1]
+
+
+def _blocks_outer_sum(x: np.ndarray) -> np.ndarray:
+    """Each (R, C) block of (B, R, C) ``x`` summed over its rows as SumKernel.cpp's outer reductions do:
+    vectorized_outer_sum (C >= the vector width) sums the first 32 * (C // 32) columns with multi_row_sum's
+    cascade and the others with row_sum; scalar_outer_sum (narrower) the first 4 * (C // 4) with
+    multi_row_sum and the rest with row_sum.  Both are lane-wise, so the blocks go side by side: (B, C)."""
+    nb, r, c = x.shape
+    vec = _VEC if x.dtype == np.float32 else _VEC // 2
+    cascaded = 4 * vec * (c // (4 * vec)) if c >= vec else 4 * (c // 4)
+    cols = x.transpose(1, 0, 2)  # (R, B, C)
+    out = np.empty((nb, c), x.dtype)
+    if cascaded:
+        out[:, :cascaded] = _multi_row_sum(cols[:, :, :cascaded].reshape(r, -1)).reshape(nb, cascaded)
+    if cascaded < c:
+        out[:, cascaded:] = _row_sum(cols[:, :, cascaded:].reshape(r, -1)).reshape(nb, c - cascaded)
+    return out
+
+
+def _dim_sum(a: np.ndarray, dims: tuple, odt) -> "np.ndarray | None":
+    """``a`` summed over ``dims`` (some of its dims, not all) in PyTorch's order, without keepdim, or None
+    where that order is not reproduced (the caller uses numpy).
+
+    Follows cascade_sum (aten/src/ATen/native/cpu/SumKernel.cpp) under TensorIterator: the dims are ordered
+    by stride with the reduced ones innermost, adjacent ones coalesce, and the 2-d loop gets the innermost
+    reduced run ``e0`` and the next run.  When ``e0`` holds the last (unit-stride) dim, each row over ``e0``
+    is an inner sum; otherwise the loop is an outer reduction of ``e0`` into the kept run ending at the last
+    dim.  The loop's results are stored by accumulation (``out += ...`` from 0) over the other reduced dims,
+    in memory order.  Reproduced for float32/float64 tensors that are a permutation of a contiguous one, up
+    to :data:`_GRAIN` elements (one thread)."""
+    if not ((odt is dt.float32 or odt is dt.float64) and a.dtype == odt.np and 0 < a.size <= _GRAIN):
+        return None
+    nd = a.ndim
+    order = sorted(range(nd), key=lambda d: -a.strides[d])  # slowest first
+    b = a.transpose(order)
+    if not b.flags.c_contiguous:
+        return None
+    where = {d: i for i, d in enumerate(order)}
+    red = {where[d] for d in dims if a.shape[d] != 1}  # reduced dims of b (size-1 dims reduce to themselves)
+    if not red:
+        return None
+    big = [i for i in range(nd) if b.shape[i] != 1]
+    if len(red) == len(big):  # every element but size-1 dims: the full sum's order
+        return _rows_inner_sum(b.reshape(1, -1)).reshape([a.shape[d] for d in range(nd) if d not in dims])
+    # e0: the innermost reduced dim and the reduced dims next to it in memory (size-1 dims are transparent)
+    inner = max(red)
+    pos = big.index(inner)
+    e0 = [inner]
+    while pos > 0 and big[pos - 1] in red:
+        pos -= 1
+        e0.insert(0, big[pos])
+    rest_red = sorted(red - set(e0))
+    kept = [i for i in range(nd) if i not in red]
+    last = big[-1]
+    if last == inner:  # inner reduction of each row over e0
+        head = rest_red + [i for i in kept]
+        t = b.transpose(head + e0)
+        n0 = int(np.prod([b.shape[i] for i in e0]))
+        res = _rows_inner_sum(t.reshape(-1, n0))
+        res = res.reshape([b.shape[i] for i in head])
+    elif rest_red:  # the loop's second dim is the next reduced run: scalar_inner_sum, row_sum along e0
+        head = rest_red + kept
+        t = b.transpose(head + e0)
+        n0 = int(np.prod([b.shape[i] for i in e0]))
+        res = _row_sum(np.ascontiguousarray(t.reshape(-1, n0).T)).reshape([b.shape[i] for i in head])
+    else:  # outer reduction of e0 into the kept run that ends at the last dim
+        pos = big.index(last)
+        e1 = [last]
+        while pos > 0 and big[pos - 1] not in red:
+            pos -= 1
+            e1.insert(0, big[pos])
+        others = [i for i in kept if i not in e1]
+        head = rest_red + others
+        t = b.transpose(head + e0 + e1)
+        n0 = int(np.prod([b.shape[i] for i in e0]))
+        n1 = int(np.prod([b.shape[i] for i in e1]))
+        res = _blocks_outer_sum(np.ascontiguousarray(t).reshape(-1, n0, n1))
+        res = res.reshape([b.shape[i] for i in head] + [b.shape[i] for i in e1])
+        head = head + e1
+    # res's axes: rest_red, then kept dims of b (in some order); accumulate over rest_red in memory order
+    nr = len(rest_red)
+    if nr:
+        flat = res.reshape((-1,) + res.shape[nr:])
+        acc = np.zeros(flat.shape[1:], a.dtype)
+        for row in flat:
+            acc = acc + row
+        res = acc
+    kept_b = head[nr:]  # dims of b, in res's order
+    res = res.transpose(np.argsort(kept_b))  # b's order
+    kept_a = [order[i] for i in sorted(kept_b)]
+    return np.ascontiguousarray(res.transpose(np.argsort(kept_a))).reshape(
+        [a.shape[d] for d in range(nd) if d not in dims])
+
+
 def plus_zero(data):
     """``data + 0`` for floats: PyTorch's sum/mean/cumsum accumulate from +0.0, so a sum of -0.0s is +0.0
     (numpy starts from the first element and keeps -0.0); every other value is unchanged."""
@@ -166,7 +274,11 @@ def sum(input, dim=None, keepdim: bool = False, *, dtype=None):
     if len(dims) == input._data.ndim:  # every dim: the full reduction's order, reshaped
         data = _full_sum(input._data, odt).reshape((1,) * input._data.ndim if keepdim else ())
     else:
-        data = np.sum(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
+        data = _dim_sum(input._data, tuple(sorted(dims)), odt)
+        if data is None:
+            data = np.sum(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
+        elif keepdim:
+            data = np.expand_dims(data, tuple(sorted(dims)))
     out, node = record(SumBackward1, plus_zero(data), odt, (input,))
     if node is not None:
         node.shape = input._data.shape

@@ -53,6 +53,8 @@ def unsafe_split(input: Tensor, split_size: int, dim: int = 0) -> tuple:
     if not isinstance(input, Tensor):
         raise ArgumentTypeError(f"unsafe_split(): argument 'input' (position 1) must be Tensor, not "
                                 f"{type(input).__name__}")
+    if isinstance(split_size, Tensor) and split_size.numel() == 1 and not split_size._dtype.is_floating_point:
+        split_size = int(split_size._data.reshape(-1)[0])  # PyTorch's int parser takes a one-element int tensor
     nd = input._data.ndim
     d = dim + nd if dim < 0 else dim
     n = input._data.shape[d]

@@ -391,6 +391,7 @@ class Optimizer:
 
     # -- printing -------------------------------------------------------------------------------------------
 
+    @python_errors  # a group key that does not sort with the others ({1e30: 0.1}) is PyTorch's TypeError too
     def __repr__(self) -> str:
         text = type(self).__name__ + " ("
         for i, group in enumerate(self.param_groups):
