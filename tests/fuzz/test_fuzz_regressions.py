@@ -100,6 +100,7 @@ FOUND = [
     ("x = torch.tensor([0.0, 1.0], requires_grad=1)\n", "type"),
     ("w = torch.randn(3, requires_grad=True)\nopt = torch.optim.SGD([w], lr=0.1)\n"
      "opt.add_param_group({'params': [torch.randn(2, requires_grad=True)], 1e+30: 0.1})\nprint(opt)\n", "type"),
+    ("from torch import nn\nlazy = nn.LazyLinear(3)\ny = lazy(torch.rand(2, 4), 6)\n", "type"),  # PyTorch's TypeError
     # more than numpy's 64 dims (PyTorch allows them): a clear refusal, not an internal error
     ("x = torch.rand(*([2] + [1] * 70))\n", "unsupported"),
     # a target label outside [0, C): PyTorch reads memory outside log_probs (an undefined value)

@@ -283,6 +283,32 @@ def _dotted(node: Any) -> Optional[str]:
     return None
 
 
+def _import_aliases(tree: ast.AST) -> dict:
+    """The names the file's imports bind, each to the dotted path it stands for (``import torch as th``:
+    th -> torch; ``from torch import nn as N``: N -> torch.nn)."""
+    out: dict = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    out[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                out[a.asname or a.name] = f"{node.module}.{a.name}"
+    return out
+
+
+def _resolved(dotted: Optional[str], aliases: dict) -> Optional[str]:
+    """``dotted`` with its first name replaced by what the file imported it as (``th.autograd.Function``
+    -> ``torch.autograd.Function``)."""
+    if not dotted:
+        return dotted
+    head, _, rest = dotted.partition(".")
+    if head not in aliases:
+        return dotted
+    return aliases[head] + ("." + rest if rest else "")
+
+
 def _is_super_call(node: Any) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "super"
 
@@ -290,6 +316,7 @@ def _is_super_call(node: Any) -> bool:
 def check_subset(tree: ast.AST) -> None:
     """Refuse the clear-cut constructs outside the language (the shared runner's check, SPEC §2b)."""
     own_classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    aliases = _import_aliases(tree)
     for node in ast.walk(tree):
         name = type(node).__name__
         if name in FORBIDDEN_NODES:
@@ -310,7 +337,8 @@ def check_subset(tree: ast.AST) -> None:
                 raise Unsupported(f"unsupported attribute: {node.attr}", node)
         elif isinstance(node, ast.ClassDef):
             bases = [_dotted(b) for b in node.bases]
-            if len(bases) > 1 or (bases and bases[0] not in ALLOWED_BASES | own_classes) or node.keywords:
+            if len(bases) > 1 or (bases and bases[0] not in ALLOWED_BASES | own_classes
+                                  and _resolved(bases[0], aliases) not in ALLOWED_BASES) or node.keywords:
                 raise Unsupported("unsupported class: only plain classes and subclasses of torch.autograd.Function, "
                                   "torch.nn.Module and torch.utils.data.Dataset (or of the file's own classes)", node)
 

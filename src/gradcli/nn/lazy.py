@@ -27,6 +27,7 @@ import numpy as np
 from ..autograd import dtypes as dt
 from ..autograd import grad_mode
 from ..autograd.tensor import Tensor
+from ..errors import python_errors
 from ._errors import nn_error
 from .linear import Linear
 from .parameter import Parameter
@@ -159,6 +160,7 @@ class LazyModuleMixin:
         raise NotImplementedError(f"initialize_parameters is not implemented for {self.__class__.__name__}")
 
 
+@python_errors  # lazy(x, 6): PyTorch's Python TypeError from initialize_parameters' signature
 def _infer_parameters(module: Any, args: tuple, kwargs: Optional[dict] = None) -> None:
     """The forward pre-hook of a lazy module (PyTorch's ``LazyModuleMixin._infer_parameters``)."""
     kwargs = kwargs if kwargs else {}
