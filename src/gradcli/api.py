@@ -16,6 +16,7 @@ import numpy as np
 from .errors import ArgumentTypeError
 from .autograd import dtypes as dt
 from .autograd import anomaly, engine, grad_mode
+from .autograd import printing as _printing
 from .autograd import random as _random
 from .autograd.tensor import Size, Tensor
 from .ops import registry
@@ -120,6 +121,7 @@ def torch_namespace() -> Namespace:
         "is_grad_enabled": grad_mode.is_grad_enabled,
         "is_inference_mode_enabled": grad_mode.is_inference_mode_enabled,
         "get_default_dtype": dt.get_default_dtype, "set_default_dtype": dt.set_default_dtype,
+        "set_printoptions": _printing.set_printoptions,
         "is_tensor": is_tensor, "numel": numel, "allclose": allclose, "isclose": isclose, "equal": equal,
         "is_floating_point": is_floating_point,
     })
@@ -179,7 +181,11 @@ def nn_namespace(F: Namespace) -> Namespace:
 
     init = Namespace("torch.nn.init", {}, {n: ("nn.init", n) for n in _nn.INIT_NAMES},
                      unsupported=frozenset({"trunc_normal_", "orthogonal_", "sparse_", "dirac_"}))
-    utils = Namespace("torch.nn.utils", {}, {n: ("nn.utils", n) for n in _nn.UTILS_NAMES},
+    # torch.nn.utils.clip_grad: the module the two clipping functions live in (nn.utils re-exports them)
+    clip_grad = Namespace("torch.nn.utils.clip_grad", {}, {n: ("nn.utils", n) for n in ("clip_grad_norm_",
+                                                                                        "clip_grad_value_")},
+                          unsupported=frozenset({"clip_grad_norm", "get_total_norm", "clip_grads_with_norm_"}))
+    utils = Namespace("torch.nn.utils", {"clip_grad": clip_grad}, {n: ("nn.utils", n) for n in _nn.UTILS_NAMES},
                       unsupported=frozenset({"clip_grad_norm", "rnn", "parametrize", "prune", "weight_norm",
                                              "spectral_norm", "stateless", "fusion", "get_total_norm"}))
     lazy = {name: (f"nn.{module}", name) for name, module in _nn.MEMBERS.items()}

@@ -236,7 +236,7 @@ def run_gradcli(src: str) -> dict:
     grad_mode.reset()
     anomaly.reset()
     engine.reset()
-    dtypes.set_default_dtype("float32")
+    dtypes.set_default_dtype(dtypes.float32)
     g = make_globals()
     g["torch"].manual_seed(0)
     _ensure_anomaly_queries(g["torch"])

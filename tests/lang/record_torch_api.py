@@ -24,7 +24,8 @@ OUT = Path(__file__).resolve().parents[2] / "src" / "gradcli" / "lang" / "data" 
 
 #: modules a file reaches (SPEC §2b imports, and the ones real code names that gradcli does not have)
 MODULES = (
-    "torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.nn.utils", "torch.nn.parameter",
+    "torch", "torch.nn", "torch.nn.functional", "torch.nn.init", "torch.nn.utils", "torch.nn.utils.clip_grad",
+    "torch.nn.parameter",
     "torch.nn.modules", "torch.optim", "torch.optim.lr_scheduler", "torch.autograd", "torch.autograd.functional",
     "torch.autograd.graph", "torch.autograd.forward_ad", "torch.autograd.function", "torch.autograd.grad_mode",
     "torch.autograd.anomaly_mode", "torch.autograd.variable", "torch.func", "torch.utils", "torch.utils.data",

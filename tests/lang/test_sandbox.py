@@ -281,7 +281,6 @@ MORE_ATTEMPTS = {
     "torch_function_globals": "g = torch.ones.__globals__\n",
     "torch_checkpoint_internals": "c = torch.utils.checkpoint.CheckpointFunction\n",
     "F_module_walk": "m = F.relu.__module__\n",
-    "torch_set_printoptions_threshold": "torch.set_printoptions(threshold=10**12)\n",
     # --- type and metaclass tricks --------------------------------------------------------------------
     "int_type_classmethod": "f = int.from_bytes\n",
     "bool_type_mro_runtime": "m = bool.mro\n",
@@ -547,6 +546,8 @@ ATTEMPTS.update(V2_ATTEMPTS)
 
 # cases that are valid gradcli programs and harmless by construction
 HARMLESS = {
+    # PyTorch's print options are the run's own (reset before each run); printing stays bounded by --max-output
+    "torch_set_printoptions_threshold": "torch.set_printoptions(threshold=10**12)\nprint(torch.zeros(3000))\n",
     # PyTorch calls a Function's methods through the class: a def without @staticmethod runs as one
     "class_non_static": "class A(torch.autograd.Function):\n    def forward(ctx):\n        pass\n",
     "shadow_print": "print = lambda *a: None\nprint('hidden')\n",

@@ -1,4 +1,4 @@
-"""``sum(dim)`` over some dims of a float32/float64 tensor in PyTorch's order (ops/reduction.py ``_dim_sum``:
+"""``sum(dim)`` and ``mean(dim)`` over some dims of a float32/float64 tensor in PyTorch's order (ops/reduction.py ``_dim_sum``:
 cascade_sum of SumKernel.cpp under TensorIterator's dim order), bit for bit against live PyTorch 2.13 (AVX2):
 inner and outer reductions, several reduced runs, transposed (permuted contiguous) inputs, size-1 dims, and
 widths either side of the vector width and of the 4-row / 32-column splits.  A Linear's bias gradient is
@@ -50,6 +50,7 @@ for c in json.loads(sys.argv[1]):
     a = np.random.default_rng(c["seed"]).standard_normal(c["shape"]).astype(c["dtype"])
     t = torch.from_numpy(a.T.copy()).t() if c["transposed"] else torch.from_numpy(a)
     out[c["id"]] = [t.sum(dim=tuple(d)).numpy().tobytes().hex() for d in c["dims"]]
+    out[c["id"] + "-mean"] = [t.mean(dim=tuple(d)).numpy().tobytes().hex() for d in c["dims"]]
 print(json.dumps(out))
 """
 
@@ -77,6 +78,8 @@ def test_sum_over_dims_is_pytorchs_order(case, pytorch_bits):
         kept = reduction.sum(x, dim=tuple(dims), keepdim=True)._data
         assert kept.shape == tuple(1 if d in dims else s for d, s in enumerate(case["shape"]))
         assert np.ascontiguousarray(kept).tobytes().hex() == want
+    for dims, want in zip(case["dims"], pytorch_bits[case["id"] + "-mean"]):  # mean_out on CPU: sum, then div_
+        assert np.ascontiguousarray(reduction.mean(x, dim=tuple(dims))._data).tobytes().hex() == want, f"mean {dims}"
 
 
 def test_outside_the_order_numpy_sums():

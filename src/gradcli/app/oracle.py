@@ -604,6 +604,7 @@ def run_document(source: str, filename: str, options: Optional[RunOptions] = Non
     finally:
         torch.set_default_dtype(old_dtype)
         torch.set_grad_enabled(old_grad)
+        torch.set_printoptions(profile="default", sci_mode=None)  # a file's print options are its own
         if w is not None and report is not None:
             report["refused"] = list(w.refused)
 

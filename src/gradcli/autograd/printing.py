@@ -1,8 +1,8 @@
 """str()/repr() of tensors, exactly as PyTorch 2.13 prints them.
 
 A numpy re-implementation of the algorithm in PyTorch's ``torch/_tensor_str.py``
-(default print options only: precision 4, threshold 1000, edgeitems 3,
-linewidth 80, sci_mode chosen automatically).  It works on plain numpy arrays,
+(PyTorch's print options: precision 4, threshold 1000, edgeitems 3,
+linewidth 80, sci_mode chosen automatically, or what ``torch.set_printoptions`` set).  It works on plain numpy arrays,
 so the engine never needs torch to print.
 
 PyTorch formats every element through the Python number it gets from
@@ -17,13 +17,53 @@ import math
 
 import numpy as np
 
-__all__ = ["format_tensor", "PRECISION", "THRESHOLD", "EDGEITEMS", "LINEWIDTH"]
+__all__ = ["format_tensor", "set_printoptions", "OPTS", "PRECISION", "THRESHOLD",
+           "EDGEITEMS", "LINEWIDTH"]
 
 # PyTorch's default print options (torch._tensor_str.PRINT_OPTS).
 PRECISION = 4
 THRESHOLD = 1000
 EDGEITEMS = 3
 LINEWIDTH = 80
+
+
+class _PrintOptions:
+    """torch._tensor_str.PRINT_OPTS: what ``torch.set_printoptions`` changes (reset before each run)."""
+
+    __slots__ = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self) -> None:
+        self.precision, self.threshold, self.edgeitems, self.linewidth = PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH
+        self.sci_mode = None
+
+
+OPTS = _PrintOptions()
+
+
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None,
+                     sci_mode=None) -> None:
+    """torch.set_printoptions: ``profile`` ('default', 'short', 'full') first, then each option given;
+    ``sci_mode`` is always set (None: chosen from the values), as PyTorch's does."""
+    if profile is not None:
+        if profile == "default":
+            OPTS.precision, OPTS.threshold, OPTS.edgeitems, OPTS.linewidth = 4, 1000, 3, 80
+        elif profile == "short":
+            OPTS.precision, OPTS.threshold, OPTS.edgeitems, OPTS.linewidth = 2, 1000, 2, 80
+        elif profile == "full":
+            OPTS.precision, OPTS.threshold, OPTS.edgeitems, OPTS.linewidth = 4, math.inf, 3, 80
+    if precision is not None:
+        OPTS.precision = precision
+    if threshold is not None:
+        OPTS.threshold = threshold
+    if edgeitems is not None:
+        OPTS.edgeitems = edgeitems
+    if linewidth is not None:
+        OPTS.linewidth = linewidth
+    OPTS.sci_mode = sci_mode
+
 
 _NP_DTYPES = {
     "float32": np.float32,
@@ -73,29 +113,30 @@ class _Formatter:
         pyvals = finite.tolist()  # exact Python floats of the stored values
 
         self.int_mode = bool(np.all(finite == np.ceil(finite)))
-        self.sci_mode = vmax / vmin > 1000.0 or vmax > 1.0e8 or vmin < 1.0e-4
+        self.sci_mode = (vmax / vmin > 1000.0 or vmax > 1.0e8 or vmin < 1.0e-4) if OPTS.sci_mode is None \
+            else OPTS.sci_mode
 
         if self.sci_mode:
-            fmt = f"{{:.{PRECISION}e}}"
+            fmt = f"{{:.{OPTS.precision}e}}"
             self.max_width = max(self.max_width, max(len(fmt.format(v)) for v in pyvals))
         elif self.int_mode:
             # +1 for the trailing "." that marks an integer-valued float.
             self.max_width = max(self.max_width, max(len(f"{v:.0f}") + 1 for v in pyvals))
         else:
-            fmt = f"{{:.{PRECISION}f}}"
+            fmt = f"{{:.{OPTS.precision}f}}"
             self.max_width = max(self.max_width, max(len(fmt.format(v)) for v in pyvals))
 
     def format(self, value) -> str:
         """One element (a Python float/int/bool), right-aligned to the common width."""
         if self.floating:
             if self.sci_mode:
-                ret = f"{{:{self.max_width}.{PRECISION}e}}".format(value)
+                ret = f"{{:{self.max_width}.{OPTS.precision}e}}".format(value)
             elif self.int_mode:
                 ret = f"{value:.0f}"
                 if not (math.isinf(value) or math.isnan(value)):
                     ret += "."
             else:
-                ret = f"{{:.{PRECISION}f}}".format(value)
+                ret = f"{{:.{OPTS.precision}f}}".format(value)
         else:
             ret = f"{value}"
         return (self.max_width - len(ret)) * " " + ret
@@ -110,8 +151,8 @@ def _summarized(a: np.ndarray) -> np.ndarray:
     """
     if a.ndim == 0:
         return a
-    if a.shape[0] > 2 * EDGEITEMS:
-        rows = list(range(EDGEITEMS)) + list(range(a.shape[0] - EDGEITEMS, a.shape[0]))
+    if a.shape[0] > 2 * OPTS.edgeitems:
+        rows = list(range(OPTS.edgeitems)) + list(range(a.shape[0] - OPTS.edgeitems, a.shape[0]))
     else:
         rows = list(range(a.shape[0]))
     if a.ndim == 1:
@@ -122,12 +163,12 @@ def _summarized(a: np.ndarray) -> np.ndarray:
 def _vector_str(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) -> str:
     # Each element takes its width plus ", "; wrap so a line fits in linewidth - indent.
     element_length = fmt.max_width + 2
-    per_line = max(1, math.floor((LINEWIDTH - indent) / element_length))
-    if summarize and a.shape[0] > 2 * EDGEITEMS:
+    per_line = max(1, math.floor((OPTS.linewidth - indent) / element_length))
+    if summarize and a.shape[0] > 2 * OPTS.edgeitems:
         data = (
-            [fmt.format(v) for v in a[:EDGEITEMS].tolist()]
+            [fmt.format(v) for v in a[:OPTS.edgeitems].tolist()]
             + [" ..."]
-            + [fmt.format(v) for v in a[-EDGEITEMS:].tolist()]
+            + [fmt.format(v) for v in a[-OPTS.edgeitems:].tolist()]
         )
     else:
         data = [fmt.format(v) for v in a.tolist()]
@@ -141,11 +182,11 @@ def _tensor_str(a: np.ndarray, indent: int, summarize: bool, fmt: _Formatter) ->
     if a.ndim == 1:
         return _vector_str(a, indent, summarize, fmt)
     n = a.shape[0]
-    if summarize and n > 2 * EDGEITEMS:
+    if summarize and n > 2 * OPTS.edgeitems:
         slices = (
-            [_tensor_str(a[i], indent + 1, summarize, fmt) for i in range(EDGEITEMS)]
+            [_tensor_str(a[i], indent + 1, summarize, fmt) for i in range(OPTS.edgeitems)]
             + ["..."]
-            + [_tensor_str(a[i], indent + 1, summarize, fmt) for i in range(n - EDGEITEMS, n)]
+            + [_tensor_str(a[i], indent + 1, summarize, fmt) for i in range(n - OPTS.edgeitems, n)]
         )
     else:
         slices = [_tensor_str(a[i], indent + 1, summarize, fmt) for i in range(n)]
@@ -159,7 +200,7 @@ def _add_suffixes(tensor_str: str, suffixes: list[str], indent: int) -> str:
     parts = [tensor_str]
     last_line_len = len(tensor_str) - tensor_str.rfind("\n") + 1
     for suffix in suffixes:
-        if last_line_len + len(suffix) + 2 > LINEWIDTH:
+        if last_line_len + len(suffix) + 2 > OPTS.linewidth:
             parts.append(",\n" + " " * indent + suffix)
             last_line_len = indent + len(suffix)
         else:
@@ -222,7 +263,7 @@ def format_tensor(
     else:
         if dtype not in (default_dtype, "int64", "bool"):
             suffixes.append("dtype=torch." + dtype)
-        summarize = a.size > THRESHOLD
+        summarize = a.size > OPTS.threshold
         fmt = _Formatter(_summarized(a) if summarize else a, dtype in _FLOAT_DTYPES)
         tensor_str = _tensor_str(a, indent, summarize, fmt)
 

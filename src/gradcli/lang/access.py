@@ -35,6 +35,7 @@ PyTorch lacks too names the closest one gradcli implements.
 from __future__ import annotations
 
 import collections
+import inspect
 from typing import Any, Callable, Optional
 
 import builtins
@@ -297,6 +298,10 @@ def get_attr(obj: Any, name: str) -> Any:
         pub = None
     if type(pub) is frozenset or isinstance(pub, (frozenset, set)):
         if name in pub:
+            if name in _SHADOWED:  # a tensor's own attribute hiding a method of its class (set_attr)
+                user = _user_attrs(obj)
+                if user is not None and name in user:
+                    return user[name]
             return getattr(obj, name)
         if pub is DYNAMIC:
             return _dynamic_get(obj, name)
@@ -320,6 +325,10 @@ def get_attr(obj: Any, name: str) -> Any:
 
         raise attribute_error(obj, name, _no_attr(obj, name))
     raise _no_attr(obj, name)
+
+
+#: method names some tensor holds an attribute of its own under (read from the tensor first)
+_SHADOWED: set = set()
 
 
 def _user_attrs(obj: Any) -> Optional[dict]:
@@ -360,6 +369,19 @@ def set_attr(obj: Any, name: str, value: Any) -> None:
         setattr(obj, name, value)
         return
     if is_gradcli_object(obj) and name in obj._gradcli_public:
+        if getattr(type(obj), "_gradcli_user_attrs", False) and inspect.isfunction(
+                inspect.getattr_static(type(obj), name, None)):
+            # PyTorch's Tensor keeps the value in the instance's __dict__, which hides the method
+            # (``w.retain_grad = True`` then reads True); properties stay not writable
+            user = _user_attrs(obj)
+            if user is None:
+                user = obj._user = {}
+            user[name] = value
+            _SHADOWED.add(name)
+            return
+        if getattr(type(obj), "_gradcli_user_attrs", False):  # a Tensor: its C type's getset descriptors
+            raise error_class("runtime")(f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable",
+                                         torch_type=AttributeError)
         raise error_class("runtime")(f"attribute '{name}' of '{type_name(obj)}' object is not writable",
                                      torch_type=AttributeError)
     if getattr(type(obj), "_gradcli_user_attrs", False) and not name.startswith("_"):

@@ -148,6 +148,9 @@ class _EngineState:
             batching.reset()
         if self.dtypes is not None:
             self.dtypes.set_default_dtype(self.dtypes.float32)
+        printing = sys.modules.get("gradcli.autograd.printing")
+        if printing is not None:  # torch.set_printoptions lasts for its run only
+            printing.OPTS.reset()
         if self.elimits is not None and hasattr(self.elimits, "set_max_elements"):
             self.elimits.set_max_elements(self.limits.max_elements)
         if self.elimits is not None and hasattr(self.elimits, "set_max_bytes"):

@@ -68,8 +68,9 @@ class SumBackward1(Node):
 # results but not once cast to float64 (the gradient of a float64 operand broadcast against float32 is summed
 # in float32, then cast), nor in a float64 sum's .item() (most float64 sums of 5 or more random values differ
 # from numpy's).  Full reductions of contiguous float32/float64 data up to PyTorch's parallel grain (32768
-# elements, above which the result depends on the thread count) follow PyTorch's order exactly; others use
-# numpy.
+# elements, above which the result depends on the thread count) follow PyTorch's order exactly, and so do
+# reductions over some dims of a (permuted) contiguous tensor of that size (_dim_sum: a Linear's bias
+# gradient is grad.sum(0)); others use numpy.
 
 _VEC = 8  # Vectorized<float>::size() on AVX2 (the CPU capability of the recorded PyTorch); double: 4
 _GRAIN = 32768  # at::internal::GRAIN_SIZE
@@ -344,7 +345,18 @@ def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
             node.numel = input._data.size
         return out
     dims = normalize_dims(None if isinstance(dim, (tuple, list)) and not dim else dim, input._data.ndim)  # (): all
-    data = np.mean(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
+    summed = None
+    if odt is input._dtype and len(dims) < input._data.ndim:  # mean_out on CPU: sum_out(dim), then div_
+        summed = _dim_sum(input._data, tuple(sorted(dims)), odt)
+    if summed is not None:
+        count = 1
+        for d in dims:
+            count *= input._data.shape[d]
+        data = summed / odt.np.type(count)
+        if keepdim:
+            data = np.expand_dims(data, tuple(sorted(dims)))
+    else:
+        data = np.mean(input._data, axis=dims, keepdims=keepdim, dtype=odt.np)
     out, node = record(MeanBackward1, plus_zero(np.asarray(data, dtype=odt.np)), odt, (input,))
     if node is not None:
         node.shape = input._data.shape
