@@ -101,6 +101,11 @@ FOUND = [
     ("w = torch.randn(3, requires_grad=True)\nopt = torch.optim.SGD([w], lr=0.1)\n"
      "opt.add_param_group({'params': [torch.randn(2, requires_grad=True)], 1e+30: 0.1})\nprint(opt)\n", "type"),
     ("from torch import nn\nlazy = nn.LazyLinear(3)\ny = lazy(torch.rand(2, 4), 6)\n", "type"),  # PyTorch's TypeError
+    ("z = torch.full((2), 0.0)\n", "type"),  # full(): argument 'size' must be tuple of ints, not int
+    ("x = torch.tensor([float('nan'), 1.0])\nprint(x.nan_to_num(10, torch.tensor(-0.5), float('inf')))\n", None),
+    ("from torch.autograd import gradgradcheck\nx = torch.rand(3, dtype=torch.float64, requires_grad=True)\n"
+     "gradgradcheck(torch.sin, x, 6)\n", "runtime"),  # AttributeError in PyTorch's Python
+    ("t5 = torch.empty_like(torch.ones(2)).fill_(-1j)\n", "runtime"),  # value cannot be converted to type float
     # more than numpy's 64 dims (PyTorch allows them): a clear refusal, not an internal error
     ("x = torch.rand(*([2] + [1] * 70))\n", "unsupported"),
     # a target label outside [0, C): PyTorch reads memory outside log_probs (an undefined value)

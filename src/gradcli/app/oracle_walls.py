@@ -1090,13 +1090,20 @@ class Walls:
             # a new plain attribute of a tensor (``x.label = 'x'``), as gradcli takes it; never one that would
             # shadow anything torch.Tensor has, so PyTorch's own code cannot meet a value of the file's there
             return obj
+        if not is_type and getattr(g, "_gradcli_user_attrs", False) and not name.startswith("_") \
+                and inspect.isfunction(inspect.getattr_static(g, name, None)):
+            # a tensor attribute hiding a Tensor method (``w.retain_grad = True``): gradcli keeps it as
+            # PyTorch's instance __dict__ does (lang/access.set_attr); the value is the file's own
+            return obj
         settable = getattr(g, "_gradcli_settable", None) if g is not None else None
         if isinstance(settable, (frozenset, set)) and (name in settable or ("*" in settable and not name.startswith("_"))):
             return obj
         if not is_type and not name.startswith("_") and is_dynamic(g) and getattr(g, "_gradcli_settable", None) is \
                 getattr(g, "_gradcli_public", None):  # the class decides writes too (a Module's __setattr__)
             return obj
-        if g is not None and name in self.surface.public(g, obj):
+        if g is not None and name in self.surface.public(g, obj) and getattr(g, "_gradcli_user_attrs", False):
+            msg = f"attribute '{name}' of 'torch._C.TensorBase' objects is not writable"  # as lang/access.set_attr
+        elif g is not None and name in self.surface.public(g, obj):
             msg = f"attribute '{name}' of '{_type_name(obj)}' object is not writable"
         else:
             msg = _no_attr(obj, name)

@@ -518,6 +518,10 @@ def gradgradcheck(func: Callable, inputs: Any, grad_outputs: Any = None, *, eps:
         tupled_grad_outputs = _as_tuple(grad_outputs)
     num_outputs = len(tupled_grad_outputs)
     diff_input_idx = {i for i, x in enumerate(tupled_inputs) if isinstance(x, Tensor) and x._requires_grad}
+    for x in tupled_grad_outputs:
+        if not isinstance(x, Tensor):  # PyTorch reads x.requires_grad of each: Python's AttributeError
+            text = f"'{type(x).__name__}' object has no attribute 'requires_grad'"
+            raise error_class("runtime")(f"AttributeError: {text}", torch_type=AttributeError, torch_message=text)
     diff_grad_output_idx = {i for i, x in enumerate(tupled_grad_outputs) if x._requires_grad}
 
     def new_func(*args: Any) -> tuple:

@@ -202,7 +202,10 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
     """torch.full(size, fill_value): dtype from the value (bool/int64/default float) unless given."""
     _need_bool('full', requires_grad)
     _device.check_device(device)
-    shape = _size((size,) if not isinstance(size, (tuple, list)) else (tuple(size),))
+    if not isinstance(size, (tuple, list)):  # PyTorch's parser: full(2, 0.0) is not full((2,), 0.0)
+        raise ArgumentTypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
+                                f"{type(size).__name__}")
+    shape = _size((tuple(size),))
     if isinstance(fill_value, Tensor):
         if fill_value._data.size != 1:
             raise ArgumentTypeError("full(): argument 'fill_value' (position 2) must be Number, not Tensor")

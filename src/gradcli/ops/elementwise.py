@@ -1452,6 +1452,14 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
             # PyTorch's argument parser (positions as for the method, x.nan_to_num((2, 1)))
             raise ArgumentTypeError(f"nan_to_num(): argument '{arg}' (position {pos}) must be float, not "
                                     f"{type(v).__name__}")
+    values = []
+    for pos, (arg, v) in enumerate((("nan", nan), ("posinf", posinf), ("neginf", neginf)), 1):
+        if isinstance(v, Tensor):  # the parser takes a 0-d tensor as a float, nothing larger
+            if v._data.ndim != 0:
+                raise ArgumentTypeError(f"nan_to_num(): argument '{arg}' (position {pos}) must be float, not Tensor")
+            v = float(v._data)
+        values.append(v)
+    nan, posinf, neginf = values
     a = input._data
     if input._dtype.is_floating_point:
         info = np.finfo(a.dtype)

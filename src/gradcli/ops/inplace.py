@@ -699,6 +699,16 @@ def fill_(self, value):
 
         # PyTorch's fill_.Tensor refuses a tensor with internal overlap (an expanded one); fill_.Scalar does not
         return apply_inplace(self, compute)
+    if isinstance(value, complex) and self._dtype.name != "bool":
+        # gradcli has no complex dtypes: the real part when the imaginary one is 0, else PyTorch's overflow
+        # error, which names the C++ type of the tensor's dtype (measured, 2.13)
+        if value.imag != 0:
+            cpp = {"float32": "float", "float64": "double", "float16": "c10::Half", "int64": "int64_t",
+                   "int32": "int", "int16": "int16_t", "int8": "int8_t", "uint8": "uint8_t"}
+            raise error_class("runtime")(f"value cannot be converted to type {cpp[self._dtype.name]} without overflow")
+        value = value.real
+    elif isinstance(value, complex):
+        value = value != 0
     return apply_inplace(self, _const(FillBackward2, lambda old: value), overlap_ok=True)
 
 
