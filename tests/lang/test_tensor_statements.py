@@ -255,3 +255,12 @@ def test_mask_none_ellipsis_indexing(run):
     assert r.stdout == (
         "tensor([4., 5.]) torch.Size([1, 2, 3]) tensor([1., 4.]) tensor([[1., 2.],\n        [4., 5.]])\n"
     )
+
+
+def test_an_instance_attribute_hiding_a_method_leaves_the_class_alone(run):
+    """``v.sum = 7`` hides Tensor.sum on v only (PyTorch's instance __dict__): the class's method and other
+    tensors' stay, in this run and the next (the full suite once ran test_method_on_class after such a run)."""
+    r = run("v = torch.zeros(3)\nv.sum = 7\nx = torch.tensor([1.0, 2.0])\nprint(v.sum, x.sum(), torch.Tensor.sum(x))\n")
+    assert r.stdout == "7 tensor(3.) tensor(3.)\n"
+    r = run("x = torch.tensor([1.0, 2.0])\nprint(torch.Tensor.sum(x))\n")
+    assert r.stdout == "tensor(3.)\n"

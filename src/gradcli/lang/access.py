@@ -298,7 +298,7 @@ def get_attr(obj: Any, name: str) -> Any:
         pub = None
     if type(pub) is frozenset or isinstance(pub, (frozenset, set)):
         if name in pub:
-            if name in _SHADOWED:  # a tensor's own attribute hiding a method of its class (set_attr)
+            if name in _SHADOWED and not isinstance(obj, type):  # a tensor's own attribute hiding a method
                 user = _user_attrs(obj)
                 if user is not None and name in user:
                     return user[name]
@@ -334,9 +334,10 @@ _SHADOWED: set = set()
 def _user_attrs(obj: Any) -> Optional[dict]:
     """The attributes a file set on a tensor (``Tensor._gradcli_user_attrs``), or None before the first."""
     try:
-        return obj._user
+        user = obj._user
     except AttributeError:
         return None
+    return user if type(user) is dict else None  # (on the class itself: the slot's descriptor)
 
 
 def _dynamic_get(obj: Any, name: str) -> Any:
