@@ -184,6 +184,13 @@ def _dim_sum(a: np.ndarray, dims: tuple, odt) -> "np.ndarray | None":
     if not ((odt is dt.float32 or odt is dt.float64) and a.dtype == odt.np and 0 < a.size <= _GRAIN):
         return None
     nd = a.ndim
+    red_n = 1
+    for d in dims:
+        red_n *= a.shape[d]
+    if red_n < 4:
+        # at most three terms per output: PyTorch's kernels and numpy both add them one by one in order
+        # (the caller's numpy sum), without this function's per-call cost on every broadcast backward
+        return None
     order = sorted(range(nd), key=lambda d: -a.strides[d])  # slowest first
     b = a.transpose(order)
     if not b.flags.c_contiguous:
