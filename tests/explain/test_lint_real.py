@@ -30,6 +30,8 @@ SNIPPETS = Path(__file__).resolve().parents[1] / "conformance" / "real_snippets"
 #: (kind, snippet, line the lint reports, what the PyTorch check needs)
 CASES = [
     ("requires_grad_on_result", "gh_issues__issue_92586_detach_requires_grad_true.py", 7, {"cut_from": ["t"]}),
+    ("requires_grad_on_result", "gh_issues__issue_2512_detach_then_requires_grad.py", 13, {"cut_from": ["W"]}),
+    ("requires_grad_on_result", "gh_issues__speechbrain_issue_735_variable_loss.py", 9, {"cut_from": ["weight"]}),
     ("attribute_typo", "gh_issues__benchmark_pr_1771_require_grad_typo.py", 6, {"tensor": "pe",
                                                                                  "attr": "require_grad"}),
     ("attribute_typo", "gh_issues__time_series_library_pr_743_fixed_embedding_require_grad.py", 5,
@@ -159,12 +161,9 @@ def test_the_claim_holds_in_pytorch(kind, name, line, args):
         assert got["requires_grad"] is True and got["grad_fn"] is not None  # ... and the graph is still recorded
 
 
-#: kinds still short of the three real snippets issue 23 asks for (see the commit adding this file)
-_SHORT = {"requires_grad_on_result"}
 
 
-@pytest.mark.parametrize("kind", [pytest.param(k, marks=pytest.mark.xfail(
-    strict=True, reason="fewer than 3 real snippets found yet")) if k in _SHORT else k for k in KINDS])
+@pytest.mark.parametrize("kind", KINDS)
 def test_at_least_three_real_snippets_per_kind(kind):
     names = {n for k, n, _, _ in CASES if k == kind}
     assert all((SNIPPETS / n).exists() for n in names)

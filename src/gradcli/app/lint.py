@@ -377,7 +377,9 @@ class Linter:
         if old is not None and (old.certain or not certain):
             return
         if not certain:
-            message = "May: " + message[0].lower() + message[1:]
+            # a plain first word is lowercased after "May: "; a code name (``Variable(...)``) is kept as written
+            first = message.split(" ", 1)[0]
+            message = "May: " + (message[0].lower() + message[1:] if first.isalpha() else message)
         self.findings[key] = Finding(kind, line, col, certain, message, hint, expect if certain else None,
                                      list(related or []))
 
