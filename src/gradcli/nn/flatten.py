@@ -4,10 +4,18 @@
 from __future__ import annotations
 
 from ..autograd.tensor import Tensor
+from ..data.protocol import type_name
 from ._errors import nn_error
 from .module import Module
 
 __all__ = ["Flatten", "Unflatten"]
+
+
+def _require_method(input, name: str) -> None:
+    """PyTorch's forward calls ``input.<name>(...)`` on whatever it is given: a non-tensor (``None``, a list)
+    fails there with Python's AttributeError, a ``runtime`` error (raises it)."""
+    if not isinstance(input, Tensor):
+        raise nn_error(AttributeError, f"'{type_name(input)}' object has no attribute '{name}'")
 
 
 class Flatten(Module):
@@ -21,6 +29,7 @@ class Flatten(Module):
         self.end_dim = end_dim
 
     def forward(self, input: Tensor) -> Tensor:
+        _require_method(input, "flatten")
         return input.flatten(self.start_dim, self.end_dim)
 
     def extra_repr(self) -> str:
@@ -49,6 +58,7 @@ class Unflatten(Module):
         raise nn_error(TypeError, f"unflattened_size must be a tuple of ints, but found type {type(input).__name__}")
 
     def forward(self, input: Tensor) -> Tensor:
+        _require_method(input, "unflatten")
         return input.unflatten(self.dim, self.unflattened_size)
 
     def extra_repr(self) -> str:
