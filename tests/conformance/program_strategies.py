@@ -1203,7 +1203,7 @@ def _linalg(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
 
 
 # --- nn.functional -----------------------------------------------------------------------------
-@template("F.relu", "leaky_relu", "gelu", "softplus", "silu")
+@template("F.relu", "F.tanh", "F.sigmoid", "leaky_relu", "gelu", "softplus", "silu")
 def _activation(g: Gen, x: Var, op: str) -> Optional[tuple[str, Var]]:
     if not x.floating:
         return None

@@ -61,3 +61,32 @@ def test_three_argument_type_is_unsupported(run):
 def test_wrong_argument_count_is_pythons_type_error(run):
     r = run("t = type(1, 2)\n")
     assert not r.ok and r.error.kind == "type" and "type() takes 1 or 3 arguments" in r.error.message
+
+
+def test_type_of_a_caught_error_is_the_exception_class(run):
+    # Python's rule: type(e) of `except RuntimeError as e` is the raised class itself
+    r = run("""
+        try:
+            torch.ones(2) + torch.ones(3)
+        except Exception as e:
+            a = type(e) is RuntimeError
+            b = type(e) is Exception
+        try:
+            int("a")
+        except ValueError as e:
+            c = type(e) is ValueError
+    """)
+    assert r.ok, r.error
+    assert [r.namespace[k] for k in "abc"] == [True, False, True]
+
+
+@pytest.mark.parametrize("attr", ["mro()", "__subclasses__()", "__base__", "__dict__", "__init__"])
+def test_exception_class_from_type_gives_no_way_out(run, attr):
+    r = run(f"""
+        try:
+            torch.ones(2) + torch.ones(3)
+        except RuntimeError as e:
+            t = type(e)
+        v = t.{attr}
+    """)
+    assert not r.ok and r.error.kind == "unsupported" and r.error.line == 6

@@ -7,7 +7,8 @@ internal reaches constructors and attributes no file may name.  So ``type(obj)``
 only when the file could already name that very object:
 
 * a built-in type of the language (``int float bool str list tuple dict set frozenset range``: the
-  names ``isinstance`` takes);
+  names ``isinstance`` takes) or one of its exception classes (``RuntimeError`` ..., the class of a caught
+  error);
 * a class made by the file's own ``class`` statement;
 * a class reachable through the run's ``torch`` namespaces (``torch.Tensor``, ``nn.Linear``,
   ``nn.Parameter``, ``torch.optim.SGD``, ``torch.Size``, ``torch.dtype`` ...).
@@ -26,11 +27,14 @@ import sys
 from typing import Any, Callable
 
 from ..errors import error_class
+from .validate import EXCEPTION_NAMES
 
 __all__ = ["LANGUAGE_TYPES", "make_type", "namespace_classes"]
 
-#: the built-in types a file names directly (safe_builtins provides each under its own name)
-LANGUAGE_TYPES = frozenset({int, float, bool, str, list, tuple, dict, set, frozenset, range})
+#: the built-in types a file names directly (safe_builtins provides each under its own name), with the exception
+#: classes of SPEC §2b: ``except RuntimeError as e: print(type(e), e)`` is how real code shows a caught error
+LANGUAGE_TYPES = frozenset({int, float, bool, str, list, tuple, dict, set, frozenset, range}
+                           | {getattr(builtins, n) for n in EXCEPTION_NAMES})
 
 
 def _member(ns: Any, name: str) -> Any:

@@ -658,7 +658,7 @@ def _unary(name, npfn, rule, formula, *, save="self", keeps_int=False, node_name
 
     def fn(input):
         if not isinstance(input, Tensor):
-            raise ArgumentTypeError(f"{name}(): argument 'input' must be Tensor, not {type(input).__name__}")
+            raise ArgumentTypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
         if input._dtype is dt.bool_ and name in _BOOL_REFUSED:
             raise _runtime_error(_BOOL_REFUSED[name])
         if out_variant:
@@ -942,7 +942,7 @@ def round_decimals(input, *, decimals=None):
     if decimals is None:
         return round_(input)
     if not isinstance(input, Tensor):
-        raise ArgumentTypeError(f"round(): argument 'input' must be Tensor, not {type(input).__name__}")
+        raise ArgumentTypeError(f"round(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     if isinstance(decimals, Tensor) and decimals._data.size == 1 and decimals._dtype.category == 1:
         decimals = int(decimals._data.reshape(()))  # PyTorch's parser takes a one-element integer tensor as an int
     if isinstance(decimals, bool) or not isinstance(decimals, int):  # PyTorch's parser: an int, nothing else

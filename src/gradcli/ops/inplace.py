@@ -848,6 +848,7 @@ def setitem(self, key, value):
         _copy_to(_basic_index(self, nkey, alias=False), value)
         return None
     np_key = tuple(_np_index(k) for k in nkey)
+    value = _strip_leading_ones(value)
 
     def compute(old):
         _warn_expanded(self, "index_put_", "tensor[indices] = tensor")
@@ -856,10 +857,15 @@ def setitem(self, key, value):
             data[np_key] = value._data
         except IndexError as e:
             raise ArgumentIndexError(str(e)) from None
-        except ValueError:
-            raise error_class("shape")(
-                f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast to indexing "
-                f"result of shape {list(data[np_key].shape)}") from None
+        except (ValueError, TypeError):
+            # numpy refuses some broadcasts index_put_ allows (a 2-d value into a boolean-mask result)
+            res = data[np_key].shape
+            try:
+                data[np_key] = np.broadcast_to(value._data, res)
+            except ValueError:
+                raise error_class("runtime")(
+                    f"shape mismatch: value tensor of shape {list(value._data.shape)} cannot be broadcast to "
+                    f"indexing result of shape {list(res)}") from None
         out, node = record(IndexPutBackward0, data, old._dtype, (old, value))
         if node is not None:
             node.key = np_key
@@ -870,6 +876,19 @@ def setitem(self, key, value):
 
     apply_inplace(self, compute, overlap_ok=True)
     return None
+
+
+def _strip_leading_ones(value: Tensor) -> Tensor:
+    """``value`` viewed without its leading size-1 dims (ViewBackward0), as PyTorch's
+    at::indexing::set_item (slicePrefix1sSize) does before index_put_; unchanged if it has none."""
+    shp = list(value._data.shape)
+    if not shp or shp[0] != 1:
+        return value
+    from .shape import view
+
+    while shp and shp[0] == 1:
+        shp.pop(0)
+    return view(value, *shp) if shp else view(value, ())
 
 
 def _copy_to(dst: Tensor, src: Tensor) -> None:

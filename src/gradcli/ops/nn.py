@@ -67,6 +67,16 @@ def _need_tensor(fn: str, name: str, pos: int, x) -> None:
         raise ArgumentTypeError(f"{fn}(): argument '{name}' (position {pos}) must be Tensor, not {type(x).__name__}")
 
 
+def _python_attr(x, name: str) -> None:
+    """torch.nn.functional code written in Python calls ``x.<name>(...)`` on what it is given: a non-tensor fails
+    there with Python's AttributeError (``'NoneType' object has no attribute 'tanh'``), a ``runtime`` error."""
+    if not isinstance(x, Tensor):
+        from ..data.protocol import type_name
+        from ..nn._errors import nn_error
+
+        raise nn_error(AttributeError, f"'{type_name(x)}' object has no attribute '{name}'")
+
+
 def _need_sizes(input, target) -> None:
     """The loss wrappers of torch/nn/functional.py compare ``target.size()`` with ``input.size()`` before any
     kernel checks its arguments: a non-tensor there is Python's AttributeError (kind runtime), target's first."""
@@ -1603,7 +1613,7 @@ def _log_sigmoid_backward(g: Tensor, x: Tensor, z: np.ndarray) -> Tensor:
 
 def logsigmoid(input):
     """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)) (LogSigmoidBackward0)."""
-    _need_tensor("logsigmoid", "input", 1, input)
+    _need_tensor("log_sigmoid", "input", 1, input)  # F.logsigmoid is torch._C._nn.log_sigmoid
     _need_float("log_sigmoid_forward", input)
     a = input._data.astype(np.float64)
     z = np.exp(-np.abs(a))  # log_sigmoid_forward's buffer
@@ -1708,19 +1718,28 @@ def hardswish(input, inplace: bool = False):
 
 def softsign(input):
     """x / (1 + |x|), PyTorch's composite (DivBackward0)."""
-    _need_tensor("softsign", "input", 1, input)
+    _python_attr(input, "abs")
     return input / (input.abs() + 1)
 
 
 def tanhshrink(input):
     """x - tanh(x), PyTorch's composite (SubBackward0)."""
-    _need_tensor("tanhshrink", "input", 1, input)
+    _python_attr(input, "tanh")
     return input - input.tanh()
 
 
 def softmin(input, dim=None, _stacklevel: int = 3, dtype=None):
-    """softmax(-x) (SoftmaxBackward0 over NegBackward0); dim=None warns as F.softmax."""
-    _need_tensor("softmin", "input", 1, input)
+    """softmax(-x) (SoftmaxBackward0 over NegBackward0); dim=None warns as F.softmax.  A non-tensor fails where
+    PyTorch's Python code does: ``input.dim()`` (dim=None), ``-input`` (TypeError: bad operand type for unary -),
+    or ``(-number).softmax`` (AttributeError)."""
+    if not isinstance(input, Tensor):
+        if dim is None:
+            _python_attr(input, "dim")
+        if not isinstance(input, (int, float)):  # bool is an int; -True == -1
+            from ..data.protocol import type_name
+
+            raise ArgumentTypeError(f"bad operand type for unary -: '{type_name(input)}'")
+        _python_attr(-input, "softmax")
     if dim is None:
         dim = _implicit_dim("softmin", input._data.ndim)
     if dtype is None:
@@ -1782,8 +1801,24 @@ def _add_f_name(op_name: str, f_name: str) -> None:
         op.F = tuple(op.F) + (f_name,)
 
 
-_add_f_name("sigmoid", "sigmoid")
-_add_f_name("tanh", "tanh")
+
+
+def f_tanh(input):
+    """F.tanh: PyTorch's Python ``input.tanh()`` (TanhBackward0), so a non-tensor is Python's AttributeError."""
+    _python_attr(input, "tanh")
+    return input.tanh()
+
+
+def f_sigmoid(input):
+    """F.sigmoid: PyTorch's Python ``input.sigmoid()`` (SigmoidBackward0), so a non-tensor is an AttributeError."""
+    _python_attr(input, "sigmoid")
+    return input.sigmoid()
+
+
+register("F.tanh", f_tanh, "nn", torch=(), F=("tanh",), methods=(), nodes=("TanhBackward0",),
+         formula=REGISTRY["tanh"].formula, notes="input.tanh()", sample=lambda: ((_f64(2, 3),), {}))
+register("F.sigmoid", f_sigmoid, "nn", torch=(), F=("sigmoid",), methods=(), nodes=("SigmoidBackward0",),
+         formula=REGISTRY["sigmoid"].formula, notes="input.sigmoid()", sample=lambda: ((_f64(2, 3),), {}))
 
 register("F.relu", relu, "nn", torch=(), F=("relu",), methods=(), nodes=("ReluBackward0",),
          formula="self: grad * (result > 0)", notes="the torch.relu op, with inplace=",

@@ -270,7 +270,7 @@ def _sum_dtype(t: Tensor, dtype):
 def sum(input, dim=None, keepdim: bool = False, *, dtype=None):
     """Sum of all elements (SumBackward0) or over ``dim`` (SumBackward1); ints/bools sum to int64."""
     if not isinstance(input, Tensor):
-        raise ArgumentTypeError(f"sum(): argument 'input' must be Tensor, not {type(input).__name__}")
+        raise ArgumentTypeError(f"sum(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     odt = _sum_dtype(input, dtype)
     if dim is None and not keepdim:
         data = plus_zero(_full_sum(input._data, odt))
@@ -327,7 +327,7 @@ def check_out_variant(input: Tensor, name: str) -> None:
 def mean(input, dim=None, keepdim: bool = False, *, dtype=None):
     """Arithmetic mean (MeanBackward0 / MeanBackward1).  Integer tensors are an error, as in PyTorch."""
     if not isinstance(input, Tensor):
-        raise ArgumentTypeError(f"mean(): argument 'input' must be Tensor, not {type(input).__name__}")
+        raise ArgumentTypeError(f"mean(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
     check_out_variant(input, "sum")
     odt = dtype or input._dtype
     if not odt.is_floating_point:
